@@ -1,0 +1,36 @@
+#include "framework/buffer.hpp"
+
+#include <algorithm>
+
+namespace clf {
+
+BufferBase::BufferBase(Runtime& runtime, std::size_t bytes, const char* what)
+    : runtime_(&runtime), bytes_(bytes) {
+  const DeviceInfo& device = runtime.device();
+  if (bytes > device.max_allocation_bytes) {
+    throw Error(std::string(what) + " of " + std::to_string(bytes) + " bytes is larger than " +
+                device.name + " allows in one allocation (" +
+                std::to_string(device.max_allocation_bytes) + " bytes)");
+  }
+  // OpenCL has no empty buffers; an empty Buffer still needs a valid handle to pass to kernels.
+  cl_int status = CL_SUCCESS;
+  mem_ = cl::Buffer(runtime.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 16), nullptr,
+                    &status);
+  check(status, "clCreateBuffer", {"", device.name, std::to_string(bytes) + " bytes"});
+}
+
+void BufferBase::upload(const void* host, std::size_t bytes) {
+  if (bytes == 0) return;
+  check(runtime_->queue().enqueueWriteBuffer(mem_, CL_TRUE, 0, bytes, host), "clEnqueueWriteBuffer",
+        {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
+  runtime_->count_upload(bytes);
+}
+
+void BufferBase::download(void* host, std::size_t bytes) const {
+  if (bytes == 0) return;
+  check(runtime_->queue().enqueueReadBuffer(mem_, CL_TRUE, 0, bytes, host), "clEnqueueReadBuffer",
+        {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
+  runtime_->count_download(bytes);
+}
+
+}  // namespace clf

@@ -1,0 +1,33 @@
+#include "framework/cli.hpp"
+
+#include <iostream>
+
+namespace clf {
+
+void DeviceOptions::add_to(CLI::App& app) {
+  auto* group = app.add_option_group("Device", "Which OpenCL device runs the work");
+  group->add_option("--device", request.device,
+                    "device index (as --list-devices numbers them) or a substring of its name; "
+                    "default: env CL_DEVICE, else the first GPU, else a CPU");
+  group->add_option("--platform", request.platform,
+                    "substring of the platform name or vendor (env CL_PLATFORM)");
+  auto* cpu = group->add_flag_callback(
+      "--cpu", [this] { request.type = "cpu"; }, "use a CPU device (env CL_DEVICE_TYPE=cpu)");
+  auto* gpu = group->add_flag_callback(
+      "--gpu", [this] { request.type = "gpu"; }, "use a GPU device (env CL_DEVICE_TYPE=gpu)");
+  cpu->excludes(gpu);
+  group->add_flag("--profile", request.profiling, "enable queue profiling (env CL_PROFILE=1)");
+  group->add_flag("--list-devices", list_devices, "list the OpenCL devices and exit");
+}
+
+bool DeviceOptions::handle_list_devices() const {
+  if (!list_devices) return false;
+  std::cout << format_device_table(enumerate_devices());
+  return true;
+}
+
+std::unique_ptr<Runtime> DeviceOptions::make_runtime() const {
+  return std::make_unique<Runtime>(request);
+}
+
+}  // namespace clf

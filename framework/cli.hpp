@@ -1,0 +1,25 @@
+// Command-line options every tool shares for choosing a device (CLI11):
+// --device, --platform, --cpu, --gpu, --list-devices, --profile.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "framework/device.hpp"
+#include "framework/runtime.hpp"
+
+namespace clf {
+
+struct DeviceOptions {
+  DeviceRequest request;
+  bool list_devices = false;
+
+  // Adds the options to `app` (and, through CLI11's option inheritance, its subcommands).
+  void add_to(CLI::App& app);
+  // After parsing: prints the device table and returns true if --list-devices was given.
+  bool handle_list_devices() const;
+  // A runtime for the device the options and the environment ask for (the options win).
+  std::unique_ptr<Runtime> make_runtime() const;
+};
+
+}  // namespace clf

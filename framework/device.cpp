@@ -1,0 +1,231 @@
+#include "framework/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+#include "framework/error.hpp"
+
+namespace clf {
+
+const char* to_string(DeviceType type) {
+  switch (type) {
+    case DeviceType::gpu:
+      return "GPU";
+    case DeviceType::cpu:
+      return "CPU";
+    case DeviceType::accelerator:
+      return "accelerator";
+    case DeviceType::other:
+      break;
+  }
+  return "other";
+}
+
+namespace {
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+bool contains_ignoring_case(const std::string& haystack, const std::string& needle) {
+  return lowercase(haystack).find(lowercase(needle)) != std::string::npos;
+}
+
+bool is_index(const std::string& text) {
+  return !text.empty() && text.size() < 6 &&
+         std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+bool env_flag(const char* name) {
+  const std::string value = env_or_empty(name);
+  return !value.empty() && value != "0";
+}
+
+// Trims the trailing NULs some drivers leave in info strings.
+std::string clean(std::string text) {
+  while (!text.empty() && (text.back() == '\0' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+DeviceType type_of(cl_device_type type) {
+  if ((type & CL_DEVICE_TYPE_GPU) != 0) return DeviceType::gpu;
+  if ((type & CL_DEVICE_TYPE_CPU) != 0) return DeviceType::cpu;
+  if ((type & CL_DEVICE_TYPE_ACCELERATOR) != 0) return DeviceType::accelerator;
+  return DeviceType::other;
+}
+
+std::string describe_request(const DeviceRequest& request) {
+  std::vector<std::string> parts;
+  if (!request.device.empty()) parts.push_back("device '" + request.device + "'");
+  if (!request.platform.empty()) parts.push_back("platform '" + request.platform + "'");
+  if (!request.type.empty()) parts.push_back("type '" + request.type + "'");
+  if (request.debug) parts.emplace_back("CL_DEBUG (a CPU device)");
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part;
+  return text.empty() ? "any device" : text;
+}
+
+[[noreturn]] void fail_no_match(const std::vector<DeviceInfo>& devices,
+                                const DeviceRequest& request, const std::string& why) {
+  throw Error("no OpenCL device matches " + describe_request(request) + ": " + why +
+              ". Devices found:\n" + format_device_table(devices));
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> enumerate_devices() {
+  std::vector<cl::Platform> platforms;
+  const cl_int status = cl::Platform::get(&platforms);
+  if (status == CL_PLATFORM_NOT_FOUND_KHR || platforms.empty()) {
+    throw Error(
+        "no OpenCL platform found: install an OpenCL driver (e.g. Debian's pocl-opencl-icd for "
+        "the CPU) and check that /etc/OpenCL/vendors lists it");
+  }
+  check(status, "clGetPlatformIDs");
+
+  std::vector<DeviceInfo> devices;
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    std::vector<cl::Device> platform_devices;
+    const cl_int got = platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &platform_devices);
+    if (got == CL_DEVICE_NOT_FOUND) continue;
+    check(got, "clGetDeviceIDs");
+    for (const cl::Device& device : platform_devices) {
+      DeviceInfo info;
+      info.index = static_cast<int>(devices.size());
+      info.platform_index = static_cast<int>(p);
+      info.platform_name = clean(platforms[p].getInfo<CL_PLATFORM_NAME>());
+      info.platform_version = clean(platforms[p].getInfo<CL_PLATFORM_VERSION>());
+      info.name = clean(device.getInfo<CL_DEVICE_NAME>());
+      info.vendor = clean(device.getInfo<CL_DEVICE_VENDOR>());
+      info.driver_version = clean(device.getInfo<CL_DRIVER_VERSION>());
+      info.opencl_c_version = clean(device.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+      info.type = type_of(device.getInfo<CL_DEVICE_TYPE>());
+      info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+      info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+      info.local_memory_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      info.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+      info.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      info.has_fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+      info.device = device;
+      info.platform = platforms[p];
+      devices.push_back(std::move(info));
+    }
+  }
+  if (devices.empty()) throw Error("OpenCL platforms were found, but none has a device");
+  return devices;
+}
+
+DeviceRequest DeviceRequest::from_environment() {
+  DeviceRequest request;
+  request.device = env_or_empty("CL_DEVICE");
+  request.platform = env_or_empty("CL_PLATFORM");
+  request.type = env_or_empty("CL_DEVICE_TYPE");
+  request.debug = env_flag("CL_DEBUG");
+  request.profiling = env_flag("CL_PROFILE");
+  request.quiet = env_flag("CL_QUIET");
+  return request;
+}
+
+DeviceRequest DeviceRequest::merged_with(const DeviceRequest& override_with) const {
+  DeviceRequest merged = *this;
+  if (!override_with.device.empty()) merged.device = override_with.device;
+  if (!override_with.platform.empty()) merged.platform = override_with.platform;
+  if (!override_with.type.empty()) merged.type = override_with.type;
+  merged.debug = debug || override_with.debug;
+  merged.profiling = profiling || override_with.profiling;
+  merged.quiet = quiet || override_with.quiet;
+  return merged;
+}
+
+DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceRequest& request) {
+  const std::string type = lowercase(request.type.empty() && request.debug ? "cpu" : request.type);
+  if (!type.empty() && type != "gpu" && type != "cpu" && type != "any") {
+    throw Error("unknown device type '" + request.type +
+                "' (CL_DEVICE_TYPE or --gpu/--cpu): " + "expected gpu, cpu or any");
+  }
+  auto admitted = [&](const DeviceInfo& d) {
+    if (!request.platform.empty() && !contains_ignoring_case(d.platform_name, request.platform) &&
+        !contains_ignoring_case(d.vendor, request.platform)) {
+      return false;
+    }
+    if (type == "gpu") return d.type == DeviceType::gpu;
+    if (type == "cpu") return d.type == DeviceType::cpu;
+    return true;
+  };
+
+  if (!request.device.empty()) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      const DeviceInfo& d = devices[i];
+      const bool named = is_index(request.device) ? std::to_string(d.index) == request.device
+                                                  : contains_ignoring_case(d.name, request.device);
+      if (named && admitted(d)) return {i, "asked for device '" + request.device + "'"};
+    }
+    fail_no_match(devices, request, "no such device");
+  }
+
+  std::optional<std::size_t> first_cpu;
+  std::optional<std::size_t> first_any;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (!admitted(devices[i])) continue;
+    if (devices[i].type == DeviceType::gpu) {
+      return {i, type == "gpu" ? "first GPU, as asked" : "first GPU found"};
+    }
+    if (devices[i].type == DeviceType::cpu && !first_cpu) first_cpu = i;
+    if (!first_any) first_any = i;
+  }
+  if (first_cpu) {
+    std::string reason = "no GPU found, first CPU device";
+    if (type == "cpu")
+      reason =
+          request.debug && request.type.empty() ? "CL_DEBUG asks for a CPU" : "first CPU, as asked";
+    return {*first_cpu, reason};
+  }
+  if (first_any) return {*first_any, "neither GPU nor CPU found, first device"};
+  fail_no_match(devices, request, "nothing of that platform and type");
+}
+
+std::string format_device_table(const std::vector<DeviceInfo>& devices) {
+  std::ostringstream out;
+  out << std::left << std::setw(3) << "#" << std::setw(38) << "device" << std::setw(6) << "type"
+      << std::setw(30) << "platform" << std::setw(20) << "driver" << std::right << std::setw(5)
+      << "CUs" << std::setw(10) << "global" << std::setw(9) << "local" << std::setw(7) << "wg"
+      << "\n";
+  auto mib = [](std::uint64_t bytes) {
+    std::ostringstream text;
+    if (bytes >= (1ULL << 30)) {
+      text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1ULL << 30)
+           << "G";
+    } else {
+      text << bytes / 1024 << "K";
+    }
+    return text.str();
+  };
+  auto fit = [](const std::string& text, std::size_t width) {
+    return text.size() < width ? text : text.substr(0, width - 2) + "~";
+  };
+  for (const DeviceInfo& d : devices) {
+    out << std::left << std::setw(3) << d.index << std::setw(38) << fit(d.name, 38) << std::setw(6)
+        << to_string(d.type) << std::setw(30) << fit(d.platform_name, 30) << std::setw(20)
+        << fit(d.driver_version, 20) << std::right << std::setw(5) << d.compute_units
+        << std::setw(10) << mib(d.global_memory_bytes) << std::setw(9) << mib(d.local_memory_bytes)
+        << std::setw(7) << d.max_work_group_size << "\n";
+  }
+  return out.str();
+}
+
+std::string describe(const DeviceInfo& device) {
+  return device.name + " (" + to_string(device.type) + ", " + device.platform_name + ", driver " +
+         device.driver_version + ")";
+}
+
+}  // namespace clf

@@ -1,0 +1,300 @@
+#include "framework/program.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "framework/error.hpp"
+
+namespace clf {
+
+const KernelInfo& Program::kernel_info(const std::string& name) const {
+  for (const KernelInfo& kernel : kernels_) {
+    if (kernel.name == name) return kernel;
+  }
+  std::string known;
+  for (const KernelInfo& kernel : kernels_) known += (known.empty() ? "" : ", ") + kernel.name;
+  throw Error("program '" + source_name_ + "' has no kernel '" + name +
+              "' (it has: " + (known.empty() ? "none" : known) + ")");
+}
+
+DiskCacheSettings DiskCacheSettings::from_environment() {
+  DiskCacheSettings settings;
+  const char* enabled = std::getenv("CL_CACHE");
+  settings.enabled = enabled == nullptr || std::string(enabled) != "0";
+  const char* trace = std::getenv("CL_CACHE_TRACE");
+  settings.trace = trace != nullptr && std::string(trace) != "0";
+  if (const char* dir = std::getenv("CL_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+    settings.directory = dir;
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+    settings.directory = std::string(xdg) + "/clf";
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    settings.directory = std::string(home) + "/.cache/clf";
+  } else {
+    settings.enabled = false;
+  }
+  return settings;
+}
+
+namespace {
+
+// --- source excerpts for build errors ------------------------------------------------------
+
+// Splits flattened source back into its files, following the #line markers that
+// inline_source() wrote: file name -> line number -> text.
+std::map<std::string, std::map<int, std::string>> lines_by_file(const std::string& flattened) {
+  static const std::regex marker(R"(^#line (\d+) \"([^\"]+)\"$)");
+  std::map<std::string, std::map<int, std::string>> files;
+  std::istringstream in(flattened);
+  std::string line;
+  std::string file = "<source>";
+  int number = 1;
+  while (std::getline(in, line)) {
+    std::smatch match;
+    if (std::regex_match(line, match, marker)) {
+      number = std::stoi(match[1]);
+      file = match[2];
+      continue;
+    }
+    files[file][number++] = line;
+  }
+  return files;
+}
+
+// --- the on-disk binary cache --------------------------------------------------------------
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 1469598103934665603ULL) {
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
+std::string hex(std::uint64_t value) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+void write_string(std::ostream& out, const std::string& text) {
+  out << text.size() << ' ';
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+bool read_string(std::istream& in, std::string& text) {
+  std::size_t size = 0;
+  if (!(in >> size) || in.get() != ' ' || size > (1U << 30)) return false;
+  text.resize(size);
+  return static_cast<bool>(in.read(text.data(), static_cast<std::streamsize>(size)));
+}
+
+constexpr const char* kCacheMagic = "clf-program-cache-1";
+
+struct CacheEntry {
+  std::string binary;
+  std::vector<KernelInfo> kernels;
+};
+
+void save_entry(const std::filesystem::path& file, const std::string& key,
+                const CacheEntry& entry) {
+  std::error_code ignored;
+  std::filesystem::create_directories(file.parent_path(), ignored);
+  // Write beside and rename, so a concurrent reader never sees half a file.
+  const std::filesystem::path temporary = file.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out) return;  // an unwritable cache is not an error: we just build again next time
+    out << kCacheMagic << '\n';
+    write_string(out, key);
+    write_string(out, entry.binary);
+    out << entry.kernels.size() << ' ';
+    for (const KernelInfo& kernel : entry.kernels) {
+      write_string(out, kernel.name);
+      out << kernel.arg_count << ' ' << (kernel.args_known ? 1 : 0) << ' ';
+      for (const KernelArgInfo& arg : kernel.args) {
+        write_string(out, arg.name);
+        write_string(out, arg.type_name);
+        out << static_cast<int>(arg.address) << ' ' << (arg.is_const ? 1 : 0) << ' ';
+      }
+    }
+    if (!out) return;
+  }
+  std::filesystem::rename(temporary, file, ignored);
+  if (ignored) std::filesystem::remove(temporary, ignored);
+}
+
+bool load_entry(const std::filesystem::path& file, const std::string& key, CacheEntry& entry) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::string magic;
+  std::string stored_key;
+  if (!std::getline(in, magic) || magic != kCacheMagic) return false;
+  if (!read_string(in, stored_key) || stored_key != key) return false;
+  if (!read_string(in, entry.binary)) return false;
+  std::size_t kernel_count = 0;
+  if (!(in >> kernel_count) || in.get() != ' ') return false;
+  entry.kernels.resize(kernel_count);
+  for (KernelInfo& kernel : entry.kernels) {
+    int known = 0;
+    if (!read_string(in, kernel.name) || !(in >> kernel.arg_count >> known) || in.get() != ' ') {
+      return false;
+    }
+    kernel.args_known = known != 0;
+    kernel.args.resize(kernel.args_known ? kernel.arg_count : 0);
+    for (KernelArgInfo& arg : kernel.args) {
+      int address = 0;
+      int is_const = 0;
+      if (!read_string(in, arg.name) || !read_string(in, arg.type_name) ||
+          !(in >> address >> is_const) || in.get() != ' ') {
+        return false;
+      }
+      arg.address = static_cast<AddressSpace>(address);
+      arg.is_const = is_const != 0;
+    }
+  }
+  return true;
+}
+
+// --- kernel argument info ------------------------------------------------------------------
+
+std::vector<KernelInfo> query_kernels(cl::Program program, const std::string& source_name,
+                                      const std::string& device_name) {
+  std::vector<cl::Kernel> kernels;
+  check(program.createKernels(&kernels), "clCreateKernelsInProgram",
+        {"", device_name, "program '" + source_name + "'"});
+  std::vector<KernelInfo> infos;
+  for (const cl::Kernel& kernel : kernels) {
+    KernelInfo info;
+    info.name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+    while (!info.name.empty() && info.name.back() == '\0') info.name.pop_back();
+    info.arg_count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+    info.args_known = true;
+    for (cl_uint i = 0; i < info.arg_count && info.args_known; ++i) {
+      KernelArgInfo arg;
+      cl_kernel_arg_address_qualifier address = 0;
+      if (kernel.getArgInfo(i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, &address) != CL_SUCCESS) {
+        info.args_known = false;  // CL_KERNEL_ARG_INFO_NOT_AVAILABLE
+        break;
+      }
+      arg.address = address == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? AddressSpace::global
+                    : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? AddressSpace::constant
+                    : address == CL_KERNEL_ARG_ADDRESS_LOCAL    ? AddressSpace::local
+                                                                : AddressSpace::private_;
+      cl_kernel_arg_type_qualifier qualifier = 0;
+      kernel.getArgInfo(i, CL_KERNEL_ARG_TYPE_QUALIFIER, &qualifier);
+      arg.is_const =
+          (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 || address == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      kernel.getArgInfo(i, CL_KERNEL_ARG_TYPE_NAME, &arg.type_name);
+      kernel.getArgInfo(i, CL_KERNEL_ARG_NAME, &arg.name);
+      while (!arg.type_name.empty() && arg.type_name.back() == '\0') arg.type_name.pop_back();
+      while (!arg.name.empty() && arg.name.back() == '\0') arg.name.pop_back();
+      info.args.push_back(arg);
+    }
+    if (!info.args_known) info.args.clear();
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+std::string build_log(const cl::Program& program, const cl::Device& device) {
+  std::string log;
+  program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+std::string excerpt_reported_lines(const std::string& flattened_source, const std::string& log) {
+  static const std::regex reported(R"(([^\s:]+):(\d+):(?:\d+:)?\s*(?:fatal )?error)");
+  const auto files = lines_by_file(flattened_source);
+  std::ostringstream out;
+  std::set<std::pair<std::string, int>> shown;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), reported);
+       it != std::sregex_iterator() && shown.size() < 10; ++it) {
+    std::string file = (*it)[1];
+    const int line = std::stoi((*it)[2]);
+    auto found = files.find(file);
+    if (found == files.end() && files.size() == 1) found = files.begin();
+    if (found == files.end() || !shown.insert({found->first, line}).second) continue;
+    out << found->first << ":" << line << ":\n";
+    for (int n = line - 2; n <= line + 2; ++n) {
+      const auto text = found->second.find(n);
+      if (text == found->second.end()) continue;
+      char number[16];
+      std::snprintf(number, sizeof number, "%5d", n);
+      out << (n == line ? " >" : "  ") << number << " | " << text->second << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::shared_ptr<const Program> build_program(const cl::Context& context, const DeviceInfo& device,
+                                             const Source& source, const std::string& options,
+                                             const DiskCacheSettings& disk_cache,
+                                             ProgramCacheStats& stats) {
+  const std::string key = device.platform_name + "\n" + device.platform_version + "\n" +
+                          device.name + "\n" + device.driver_version + "\n" + options + "\n" +
+                          source.text;
+  const std::filesystem::path cache_file =
+      std::filesystem::path(disk_cache.directory) /
+      (hex(fnv1a(key)) + hex(fnv1a(key, 0x84222325cbf29ce4ULL)) + ".bin");
+
+  if (disk_cache.enabled) {
+    CacheEntry entry;
+    if (load_entry(cache_file, key, entry)) {
+      cl_int status = CL_SUCCESS;
+      std::vector<cl_int> binary_status;
+      cl::Program program(context, {device.device},
+                          cl::Program::Binaries{
+                              std::vector<unsigned char>(entry.binary.begin(), entry.binary.end())},
+                          &binary_status, &status);
+      if (status == CL_SUCCESS && program.build({device.device}, options.c_str()) == CL_SUCCESS) {
+        ++stats.disk_hits;
+        if (disk_cache.trace)
+          std::cerr << "clf cache: hit  " << source.name << " " << cache_file.string() << "\n";
+        return std::make_shared<Program>(program, source.name, options, std::move(entry.kernels),
+                                         true);
+      }
+    }
+    if (disk_cache.trace)
+      std::cerr << "clf cache: miss " << source.name << " " << cache_file.string() << "\n";
+  }
+
+  cl_int status = CL_SUCCESS;
+  cl::Program program(context, source.text, false, &status);
+  check(status, "clCreateProgramWithSource", {"", device.name, "program '" + source.name + "'"});
+  const cl_int built = program.build({device.device}, options.c_str());
+  if (built != CL_SUCCESS) {
+    const std::string log = build_log(program, device.device);
+    std::string message = "failed to build '" + source.name + "' for " + describe(device) + " (" +
+                          error_name(built) + ")\noptions: " + options + "\nbuild log:\n" + log;
+    const std::string excerpt = excerpt_reported_lines(source.text, log);
+    if (!excerpt.empty()) message += "\nsource at the reported lines:\n" + excerpt;
+    throw BuildError(message, options, log);
+  }
+  ++stats.builds;
+
+  std::vector<KernelInfo> kernels = query_kernels(program, source.name, device.name);
+  if (disk_cache.enabled) {
+    std::vector<std::vector<unsigned char>> binaries;
+    if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
+        !binaries[0].empty()) {
+      save_entry(cache_file, key,
+                 CacheEntry{std::string(binaries[0].begin(), binaries[0].end()), kernels});
+    }
+  }
+  return std::make_shared<Program>(program, source.name, options, std::move(kernels), false);
+}
+
+}  // namespace clf

@@ -1,0 +1,103 @@
+#include "framework/runtime.hpp"
+
+#include <iostream>
+
+#include "framework/error.hpp"
+
+namespace clf {
+
+Runtime::Runtime(const DeviceRequest& request) {
+  const DeviceRequest merged = DeviceRequest::from_environment().merged_with(request);
+  const std::vector<DeviceInfo> devices = enumerate_devices();
+  const DeviceChoice choice = select_device(devices, merged);
+  device_ = devices[choice.position];
+  profiling_ = merged.profiling;
+  debug_ = merged.debug;
+  if (!merged.quiet) {
+    std::cerr << "clf: using " << describe(device_) << ": " << choice.reason << "\n";
+  }
+  create_context_and_queue();
+}
+
+Runtime::Runtime(const DeviceInfo& device, const DeviceRequest& settings)
+    : device_(device), profiling_(settings.profiling), debug_(settings.debug) {
+  create_context_and_queue();
+}
+
+void Runtime::create_context_and_queue() {
+  const ErrorContext where{"", device_.name, ""};
+  cl_int status = CL_SUCCESS;
+  context_ = cl::Context(device_.device, nullptr, nullptr, nullptr, &status);
+  check(status, "clCreateContext", where);
+  const cl_command_queue_properties properties = profiling_ ? CL_QUEUE_PROFILING_ENABLE : 0;
+  queue_ = cl::CommandQueue(context_, device_.device, properties, &status);
+  check(status, "clCreateCommandQueue", where);
+  disk_cache_ = DiskCacheSettings::from_environment();
+  if (debug_) disk_cache_.enabled = false;  // debug builds are for stepping through, not reuse
+}
+
+Runtime& Runtime::shared() {
+  static Runtime runtime;
+  return runtime;
+}
+
+std::string Runtime::base_build_options() const {
+  std::string options = "-cl-std=CL1.2 -cl-kernel-arg-info";
+  if (debug_) options += " -g -cl-opt-disable";
+  return options;
+}
+
+std::shared_ptr<const Program> Runtime::program(const Source& source, const std::string& options) {
+  const std::string full_options =
+      options.empty() ? base_build_options() : base_build_options() + " " + options;
+  const std::string key = full_options + '\0' + source.text;
+  std::lock_guard<std::mutex> lock(programs_mutex_);
+  if (auto found = programs_.find(key); found != programs_.end()) {
+    ++cache_stats_.memory_hits;
+    return found->second;
+  }
+  auto built = build_program(context_, device_, source, full_options, disk_cache_, cache_stats_);
+  programs_.emplace(key, built);
+  return built;
+}
+
+ProgramCacheStats Runtime::program_cache_stats() const {
+  std::lock_guard<std::mutex> lock(programs_mutex_);
+  return cache_stats_;
+}
+
+TransferCounts Runtime::transfers() const {
+  return TransferCounts{uploads_.load(), downloads_.load(), bytes_uploaded_.load(),
+                        bytes_downloaded_.load()};
+}
+
+void Runtime::count_upload(std::uint64_t bytes) {
+  ++uploads_;
+  bytes_uploaded_ += bytes;
+}
+
+void Runtime::count_download(std::uint64_t bytes) {
+  ++downloads_;
+  bytes_downloaded_ += bytes;
+}
+
+void Runtime::start_recording() {
+  std::lock_guard<std::mutex> lock(recording_mutex_);
+  recording_ = true;
+  recorded_.clear();
+}
+
+std::vector<Event> Runtime::stop_recording() {
+  std::lock_guard<std::mutex> lock(recording_mutex_);
+  recording_ = false;
+  return std::move(recorded_);
+}
+
+void Runtime::record(const Event& event) {
+  std::lock_guard<std::mutex> lock(recording_mutex_);
+  if (recording_) recorded_.push_back(event);
+}
+
+void Runtime::finish() const { check(queue_.finish(), "clFinish", {"", device_.name, ""}); }
+
+}  // namespace clf

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Sets the project up on Debian 12 and runs its jobs.
+#   bash setup.sh          install the Debian packages the project needs (only what is missing)
+#   bash setup.sh build    ... then configure and build into build/
+#   bash setup.sh demo     ... then run the main job headless on the best device found
+#   bash setup.sh test     ... then check formatting and run the whole test suite (ctest)
+# Installs with apt-get (sudo when not root); says what it installs. SETUP_NO_GUI=1 skips GTK4.
+set -euo pipefail
+cd "$(dirname "$0")"
+job=${1:-install}
+
+packages=(
+  build-essential cmake pkg-config
+  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
+  pocl-opencl-icd clinfo
+  libgtest-dev googletest libgmock-dev
+  libcli11-dev nlohmann-json3-dev libpng-dev
+  clang-format
+)
+if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
+  packages+=(libgtk-4-dev xvfb xauth)
+fi
+
+install_missing() {
+  local missing=() p
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all ${#packages[@]} Debian packages are installed"
+    return
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: not root and no sudo; please install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  echo "setup: installed ${#missing[@]} packages"
+}
+
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake --build build -j "$(nproc)"
+}
+
+check_format() {
+  local files
+  files=$(git ls-files '*.cpp' '*.hpp' '*.h' '*.cl' 2>/dev/null || find framework apps tests shared kernels -name '*.[ch]pp' -o -name '*.h' -o -name '*.cl')
+  # shellcheck disable=SC2086
+  if ! clang-format --dry-run --Werror $files; then
+    echo "setup: the files above are not formatted; run: clang-format -i \$(git ls-files '*.cpp' '*.hpp' '*.h' '*.cl')" >&2
+    exit 1
+  fi
+  echo "setup: formatting checked ($(echo "$files" | wc -w) files)"
+}
+
+case "$job" in
+  install) install_missing ;;
+  build) install_missing; build ;;
+  demo)
+    install_missing; build
+    ./build/apps/cl-info/cl-info
+    ;;
+  test)
+    install_missing; check_format; build
+    (cd build && ctest --output-on-failure -j "$(nproc)")
+    ;;
+  *) echo "usage: bash setup.sh [install|build|demo|test]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,11 @@
+// Every struct declared in shared/, with its fields, so tests/test_struct_layout.cpp can check
+// that host and device agree on sizes and offsets. A test fails if a shared struct is missing
+// here: add each new one as STRUCT(Name, NAME_FIELDS) with its NAME_FIELDS(FIELD) list.
+#ifndef SHARED_STRUCT_LAYOUTS_H
+#define SHARED_STRUCT_LAYOUTS_H
+
+#include "shared/selftest.h"
+
+#define CLF_SHARED_STRUCTS(STRUCT) STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS)
+
+#endif  // SHARED_STRUCT_LAYOUTS_H
