@@ -98,7 +98,7 @@ class Buffer : public BufferBase {
   const char* element_type_name() const override { return device_type_name_or_null<T>(); }
 
   void before_launch(Access access) override {
-    if (access != Access::write && !device_current_) {
+    if (access != Access::write && !device_current_ && bytes_ > 0) {
       upload(host_.data(), bytes_);
       ++transfers_.uploads;
       transfers_.bytes_uploaded += bytes_;
@@ -113,7 +113,7 @@ class Buffer : public BufferBase {
 
  private:
   void download_if_stale() const {
-    if (host_current_) return;
+    if (host_current_ || bytes_ == 0) return;
     download(const_cast<T*>(host_.data()), bytes_);
     ++transfers_.downloads;
     transfers_.bytes_downloaded += bytes_;

@@ -216,14 +216,22 @@ std::string build_log(const cl::Program& program, const cl::Device& device) {
 }  // namespace
 
 std::string excerpt_reported_lines(const std::string& flattened_source, const std::string& log) {
-  static const std::regex reported(R"(([^\s:]+):(\d+):(?:\d+:)?\s*(?:fatal )?error)");
+  // Compilers differ in layout ("file:3:12: error: ..." from clang and NVIDIA, "error:
+  // file:3:12: ..." from PoCL): take the first file:line on every log line that says error.
+  static const std::regex location(R"(([^\s:]+):(\d+):)");
   const auto files = lines_by_file(flattened_source);
   std::ostringstream out;
   std::set<std::pair<std::string, int>> shown;
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), reported);
-       it != std::sregex_iterator() && shown.size() < 10; ++it) {
-    std::string file = (*it)[1];
-    const int line = std::stoi((*it)[2]);
+  std::istringstream log_lines(log);
+  std::string log_line;
+  while (std::getline(log_lines, log_line) && shown.size() < 10) {
+    std::smatch match;
+    if (log_line.find("error") == std::string::npos ||
+        !std::regex_search(log_line, match, location)) {
+      continue;
+    }
+    const std::string file = match[1];
+    const int line = std::stoi(match[2]);
     auto found = files.find(file);
     if (found == files.end() && files.size() == 1) found = files.begin();
     if (found == files.end() || !shown.insert({found->first, line}).second) continue;

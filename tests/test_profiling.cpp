@@ -1,0 +1,60 @@
+// Event timings, and recording the launches of a multi-kernel operation.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace {
+
+const char* kKernel = R"(
+__kernel void busy(__global float* data, uint n) {
+  const uint i = get_global_id(0);
+  if (i >= n) return;
+  float x = data[i];
+  for (int k = 0; k < 64; ++k) x = x * 0.999f + 0.5f;
+  data[i] = x;
+}
+)";
+
+TEST(Profiling, EventsCarryTimestampsOnAProfilingRuntime) {
+  clf::Runtime& runtime = clf_test::runtime();
+  ASSERT_TRUE(runtime.profiling());
+  clf::CLKernel busy(runtime, clf::inline_source("busy.cl", kKernel), "busy");
+  clf::DeviceBuffer<float> data(runtime, 1 << 16);
+  const clf::Event event = busy(clf::Range::linear(1 << 16, 64), data, cl_uint{1 << 16});
+  EXPECT_LE(event.queued_ns(), event.start_ns());
+  EXPECT_LE(event.start_ns(), event.end_ns());
+  EXPECT_GE(event.duration_ms(), 0.0);
+  EXPECT_LT(event.duration_ms(), 60'000.0);
+}
+
+TEST(Profiling, WithoutProfilingTimestampsSayHowToTurnItOn) {
+  clf::Runtime plain(clf_test::runtime().device(), clf::DeviceRequest{});
+  ASSERT_FALSE(plain.profiling());
+  clf::CLKernel busy(plain, clf::inline_source("busy.cl", kKernel), "busy");
+  clf::DeviceBuffer<float> data(plain, 64);
+  const clf::Event event = busy(clf::Range::linear(64), data, cl_uint{64});
+  EXPECT_CLF_ERROR(event.duration_ms(), "CL_PROFILE=1");
+}
+
+TEST(Profiling, EnvironmentSwitchTurnsProfilingOn) {
+  clf_test::ScopedEnv profile("CL_PROFILE", "1");
+  clf_test::ScopedEnv quiet("CL_QUIET", "1");
+  clf::DeviceRequest request;
+  request.device = std::to_string(clf_test::runtime().device().index);
+  EXPECT_TRUE(clf::Runtime(request).profiling());
+}
+
+TEST(Profiling, RecordingCollectsEveryLaunch) {
+  clf::Runtime& runtime = clf_test::runtime();
+  clf::CLKernel busy(runtime, clf::inline_source("busy.cl", kKernel), "busy");
+  clf::DeviceBuffer<float> data(runtime, 1024);
+  busy(clf::Range::linear(1024), data, cl_uint{1024});  // before recording: not recorded
+  runtime.start_recording();
+  for (int i = 0; i < 3; ++i) busy(clf::Range::linear(1024), data, cl_uint{1024});
+  const std::vector<clf::Event> events = runtime.stop_recording();
+  busy(clf::Range::linear(1024), data, cl_uint{1024});  // after: not recorded
+  ASSERT_EQ(events.size(), 3U);
+  EXPECT_LE(events.front().start_ns(), events.back().end_ns());
+}
+
+}  // namespace

@@ -1,0 +1,70 @@
+// Helpers shared by the tests: one quiet, profiling runtime per test process on the device the
+// environment selects (PoCL in CI; CL_PLATFORM=NVIDIA on the GPU machine).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "framework/clf.hpp"
+
+namespace clf_test {
+
+inline clf::Runtime& runtime() {
+  static clf::Runtime runtime([] {
+    clf::DeviceRequest request;
+    request.profiling = true;
+    request.quiet = true;
+    return request;
+  }());
+  return runtime;
+}
+
+// Sets an environment variable for the lifetime of the object, then restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) {
+      had_old_ = true;
+      old_ = old;
+    }
+    if (value != nullptr) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (had_old_) {
+      setenv(name_.c_str(), old_.c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  bool had_old_ = false;
+  std::string old_;
+};
+
+// Expects `statement` to throw an exception derived from clf::Error whose message contains
+// every one of the given fragments.
+#define EXPECT_CLF_ERROR(statement, ...)                                       \
+  do {                                                                         \
+    try {                                                                      \
+      statement;                                                               \
+      ADD_FAILURE() << "expected a clf::Error from: " #statement;              \
+    } catch (const clf::Error& error) {                                        \
+      for (const char* fragment : {__VA_ARGS__}) {                             \
+        EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) \
+            << "message lacks '" << fragment << "':\n"                         \
+            << error.what();                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (false)
+
+}  // namespace clf_test
