@@ -27,6 +27,10 @@ typedef uint4 cl_uint4;
 #define CLF_SHARED_STRUCT(name)
 #else
 // Host vectors' .x/.y/.z/.w members (cl_platform.h) need GNU C++ (CMAKE_CXX_EXTENSIONS).
+// Same API version as framework/opencl.hpp, for files that include this header first.
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl_platform.h>
 
 namespace clf {
