@@ -159,7 +159,7 @@ class DeviceBuffer : public BufferBase {
   void after_launch(Access /*access*/) override {}
 
  private:
-  std::size_t count_;
+  std::size_t count_ = 0;
 };
 
 // A buffer argument with its access stated by the caller instead of inferred.

@@ -67,8 +67,7 @@ class CLFunction<R(A...)> {
 
  public:
   CLFunction(Runtime& runtime, const Source& source, const std::string& function,
-             const std::string& options = "")
-      : runtime_(&runtime), function_(function) {
+             const std::string& options = "") {
     std::vector<const char*> types{
         device_type_name_or_null<typename detail::FunctionParameter<A>::Value>()...};
     std::vector<bool> outs{detail::FunctionParameter<A>::is_out...};
@@ -124,7 +123,7 @@ class CLFunction<R(A...)> {
     index = 0;
     (unpack(bytes, offsets_[index++], args), ...);
     if constexpr (returns_value) {
-      R result;
+      R result{};
       std::memcpy(&result, bytes.data() + result_offset_, sizeof(R));
       return result;
     }
@@ -147,8 +146,6 @@ class CLFunction<R(A...)> {
     if constexpr (std::is_pointer_v<T>) std::memcpy(arg, bytes.data() + offset, sizeof(*arg));
   }
 
-  Runtime* runtime_;
-  std::string function_;
   std::vector<std::size_t> offsets_;
   std::size_t result_offset_ = 0;
   std::size_t bytes_ = 0;

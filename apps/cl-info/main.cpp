@@ -25,7 +25,7 @@ bool report(clf::Runtime& runtime) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   CLI::App app{"Lists OpenCL devices and runs a self-test kernel through the framework."};
   clf::DeviceOptions device_options;
   device_options.add_to(app);
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   app.add_flag("--all-devices", all_devices, "run the self-test on every device");
   CLI11_PARSE(app, argc, argv);
 
-  try {
+  {
     if (device_options.handle_list_devices()) return 0;
     const std::vector<clf::DeviceInfo> devices = clf::enumerate_devices();
     std::cout << "OpenCL devices:\n" << clf::format_device_table(devices);
@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
       ok = report(*runtime);
     }
     return ok ? 0 : 1;
-  } catch (const std::exception& error) {
-    std::cerr << "cl-info: " << error.what() << "\n";
-    return 1;
   }
+} catch (const std::exception& error) {
+  std::cerr << "cl-info: " << error.what() << "\n";
+  return 1;
 }
