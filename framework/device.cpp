@@ -195,12 +195,7 @@ DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceR
 }
 
 std::string format_device_table(const std::vector<DeviceInfo>& devices) {
-  std::ostringstream out;
-  out << std::left << std::setw(3) << "#" << std::setw(38) << "device" << std::setw(6) << "type"
-      << std::setw(30) << "platform" << std::setw(20) << "driver" << std::right << std::setw(5)
-      << "CUs" << std::setw(10) << "global" << std::setw(9) << "local" << std::setw(7) << "wg"
-      << "\n";
-  auto mib = [](std::uint64_t bytes) {
+  auto size = [](std::uint64_t bytes) {
     std::ostringstream text;
     if (bytes >= (1ULL << 30)) {
       text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1ULL << 30)
@@ -210,15 +205,33 @@ std::string format_device_table(const std::vector<DeviceInfo>& devices) {
     }
     return text.str();
   };
-  auto fit = [](const std::string& text, std::size_t width) {
-    return text.size() < width ? text : text.substr(0, width - 2) + "~";
-  };
+  // Full names, never cut: a name in an error message must match the table.
+  std::size_t name_width = 6;
+  std::size_t platform_width = 8;
+  std::size_t driver_width = 6;
   for (const DeviceInfo& d : devices) {
-    out << std::left << std::setw(3) << d.index << std::setw(38) << fit(d.name, 38) << std::setw(6)
-        << to_string(d.type) << std::setw(30) << fit(d.platform_name, 30) << std::setw(20)
-        << fit(d.driver_version, 20) << std::right << std::setw(5) << d.compute_units
-        << std::setw(10) << mib(d.global_memory_bytes) << std::setw(9) << mib(d.local_memory_bytes)
-        << std::setw(7) << d.max_work_group_size << "\n";
+    name_width = std::max(name_width, d.name.size());
+    platform_width = std::max(platform_width, d.platform_name.size());
+    driver_width = std::max(driver_width, d.driver_version.size());
+  }
+  const auto columns = [&](std::ostream& out, const std::string& index, const std::string& name,
+                           const std::string& type, const std::string& platform,
+                           const std::string& driver) -> std::ostream& {
+    return out << std::left << std::setw(3) << index << std::setw(name_width + 2) << name
+               << std::setw(6) << type << std::setw(platform_width + 2) << platform
+               << std::setw(driver_width + 2) << driver << std::right;
+  };
+  std::ostringstream out;
+  columns(out, "#", "device", "type", "platform", "driver")
+      << std::setw(4) << "CUs" << std::setw(9) << "global" << std::setw(8) << "local"
+      << std::setw(6) << "wg"
+      << "\n";
+  for (const DeviceInfo& d : devices) {
+    columns(out, std::to_string(d.index), d.name, to_string(d.type), d.platform_name,
+            d.driver_version)
+        << std::setw(4) << d.compute_units << std::setw(9) << size(d.global_memory_bytes)
+        << std::setw(8) << size(d.local_memory_bytes) << std::setw(6) << d.max_work_group_size
+        << "\n";
   }
   return out.str();
 }

@@ -104,14 +104,14 @@ CLKernel::CLKernel(Runtime& runtime, const Source& source, const std::string& na
   cl_int status = CL_SUCCESS;
   kernel_ = cl::Kernel(program_->handle(), name.c_str(), &status);
   check(status, "clCreateKernel", {name, runtime.device_name(), ""});
+  max_work_group_size_ =
+      kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime.device().device);
 }
 
 CLKernel::CLKernel(const Source& source, const std::string& name, const std::string& options)
     : CLKernel(Runtime::shared(), source, name, options) {}
 
-std::size_t CLKernel::max_work_group_size() const {
-  return kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime_->device().device);
-}
+std::size_t CLKernel::max_work_group_size() const { return max_work_group_size_; }
 
 std::size_t CLKernel::preferred_work_group_multiple() const {
   return kernel_.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(
@@ -167,10 +167,34 @@ void CLKernel::check_arguments(const std::vector<detail::LaunchArgument>& argume
   }
 }
 
+// Drivers do not all reject a bad local size at enqueue (NVIDIA's can fail the launch later,
+// or not visibly at all), so the framework checks what OpenCL 1.2 requires itself.
+void CLKernel::check_work_sizes(const Range& range) const {
+  if (range.local[0] == 0) return;
+  std::size_t group = 1;
+  for (unsigned d = 0; d < range.dims; ++d) {
+    group *= range.local[d];
+    if (range.local[d] == 0 || range.global[d] % range.local[d] != 0) {
+      throw ApiError(
+          "clEnqueueNDRangeKernel", CL_INVALID_WORK_GROUP_SIZE,
+          {name_, runtime_->device_name(),
+           range.to_string() + ": the global size must be a multiple of the local size"});
+    }
+  }
+  if (group > max_work_group_size_) {
+    throw ApiError("clEnqueueNDRangeKernel", CL_INVALID_WORK_GROUP_SIZE,
+                   {name_, runtime_->device_name(),
+                    range.to_string() + ": a work-group of " + std::to_string(group) +
+                        " is more than this kernel allows on this device (" +
+                        std::to_string(max_work_group_size_) + ")"});
+  }
+}
+
 Event CLKernel::launch(const Range& range, std::vector<detail::LaunchArgument>& arguments) {
   using Kind = detail::LaunchArgument::Kind;
   check_arguments(arguments);
   if (range.total() == 0) return Event();
+  check_work_sizes(range);
 
   const ErrorContext where{name_, runtime_->device_name(), range.to_string()};
   std::lock_guard<std::mutex> lock(*launch_mutex_);

@@ -111,12 +111,14 @@ class CLKernel {
  private:
   Event launch(const Range& range, std::vector<detail::LaunchArgument>& arguments);
   void check_arguments(const std::vector<detail::LaunchArgument>& arguments) const;
+  void check_work_sizes(const Range& range) const;
 
   Runtime* runtime_;
   std::shared_ptr<const Program> program_;
   std::string name_;
   const KernelInfo* info_;
   cl::Kernel kernel_;
+  std::size_t max_work_group_size_ = 0;
   std::unique_ptr<std::mutex> launch_mutex_ = std::make_unique<std::mutex>();
 };
 

@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -50,10 +51,17 @@ namespace {
 // --- source excerpts for build errors ------------------------------------------------------
 
 // Splits flattened source back into its files, following the #line markers that
-// inline_source() wrote: file name -> line number -> text.
-std::map<std::string, std::map<int, std::string>> lines_by_file(const std::string& flattened) {
-  static const std::regex marker(R"(^#line (\d+) \"([^\"]+)\"$)");
+// inline_source() wrote: file name -> line number -> text, and for each physical line of the
+// flattened text the (file, line) it came from (NVIDIA's compiler ignores #line and reports
+// physical lines of "<kernel>").
+struct SourceMap {
   std::map<std::string, std::map<int, std::string>> files;
+  std::vector<std::pair<std::string, int>> origin;  // index: physical line - 1
+};
+
+SourceMap map_source(const std::string& flattened) {
+  static const std::regex marker(R"(^#line (\d+) \"([^\"]+)\"$)");
+  SourceMap map;
   std::istringstream in(flattened);
   std::string line;
   std::string file = "<source>";
@@ -61,13 +69,15 @@ std::map<std::string, std::map<int, std::string>> lines_by_file(const std::strin
   while (std::getline(in, line)) {
     std::smatch match;
     if (std::regex_match(line, match, marker)) {
+      map.origin.emplace_back(file, 0);
       number = std::stoi(match[1]);
       file = match[2];
       continue;
     }
-    files[file][number++] = line;
+    map.origin.emplace_back(file, number);
+    map.files[file][number++] = line;
   }
-  return files;
+  return map;
 }
 
 // --- the on-disk binary cache --------------------------------------------------------------
@@ -216,10 +226,11 @@ std::string build_log(const cl::Program& program, const cl::Device& device) {
 }  // namespace
 
 std::string excerpt_reported_lines(const std::string& flattened_source, const std::string& log) {
-  // Compilers differ in layout ("file:3:12: error: ..." from clang and NVIDIA, "error:
-  // file:3:12: ..." from PoCL): take the first file:line on every log line that says error.
+  // Compilers differ in layout ("file:3:12: error: ..." from clang, "error: file:3:12: ..." from
+  // PoCL, "<kernel>:88:12: error: ..." with physical lines from NVIDIA): take the first
+  // file:line on every log line that says error.
   static const std::regex location(R"(([^\s:]+):(\d+):)");
-  const auto files = lines_by_file(flattened_source);
+  const SourceMap map = map_source(flattened_source);
   std::ostringstream out;
   std::set<std::pair<std::string, int>> shown;
   std::istringstream log_lines(log);
@@ -230,12 +241,15 @@ std::string excerpt_reported_lines(const std::string& flattened_source, const st
         !std::regex_search(log_line, match, location)) {
       continue;
     }
-    const std::string file = match[1];
-    const int line = std::stoi(match[2]);
-    auto found = files.find(file);
-    if (found == files.end() && files.size() == 1) found = files.begin();
-    if (found == files.end() || !shown.insert({found->first, line}).second) continue;
-    out << found->first << ":" << line << ":\n";
+    std::string file = match[1];
+    int line = std::stoi(match[2]);
+    if (map.files.count(file) == 0) {  // not a name we wrote: a physical line of the whole text
+      if (line < 1 || line > static_cast<int>(map.origin.size())) continue;
+      std::tie(file, line) = map.origin[line - 1];
+    }
+    const auto found = map.files.find(file);
+    if (found == map.files.end() || !shown.insert({file, line}).second) continue;
+    out << file << ":" << line << ":\n";
     for (int n = line - 2; n <= line + 2; ++n) {
       const auto text = found->second.find(n);
       if (text == found->second.end()) continue;

@@ -47,6 +47,24 @@ TEST(BuildErrors, ExcerptFindsLinesInIncludedFiles) {
   EXPECT_NE(excerpt.find("     1 | h1"), std::string::npos) << excerpt;
 }
 
+// NVIDIA ignores #line and reports physical lines of the flattened text as "<kernel>:N".
+TEST(BuildErrors, ExcerptMapsPhysicalLinesBackToFiles) {
+  const std::string flattened =
+      "#line 1 \"main.cl\"\n"     // physical line 1
+      "a\n"                       // 2
+      "#line 1 \"shared/x.h\"\n"  // 3
+      "h1\n"                      // 4
+      "h2 bad\n"                  // 5
+      "#line 2 \"main.cl\"\n"     // 6
+      "b bad\n";                  // 7
+  const std::string excerpt = clf::excerpt_reported_lines(
+      flattened, "<kernel>:5:3: error: one\n<kernel>:7:1: error: two\n");
+  EXPECT_NE(excerpt.find("shared/x.h:2:\n"), std::string::npos) << excerpt;
+  EXPECT_NE(excerpt.find(">    2 | h2 bad"), std::string::npos) << excerpt;
+  EXPECT_NE(excerpt.find("main.cl:2:\n"), std::string::npos) << excerpt;
+  EXPECT_NE(excerpt.find(">    2 | b bad"), std::string::npos) << excerpt;
+}
+
 TEST(BuildErrors, UnknownIncludeNamesFileAndLine) {
   EXPECT_CLF_ERROR(clf::inline_source("main.cl", "int x;\n#include \"shared/nope.h\"\n"),
                    "main.cl:2", "shared/nope.h");

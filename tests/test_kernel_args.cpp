@@ -142,12 +142,18 @@ TEST(KernelArgs, EmptyRangeEnqueuesNothing) {
 
 TEST(KernelArgs, LaunchErrorsNameCallKernelAndDevice) {
   clf::CLKernel scale(runtime(), source(), "scale");
-  clf::Buffer<float> data(runtime(), 16);
-  clf::Range range = clf::Range::linear(16);
-  range.local[0] = scale.max_work_group_size() * 2;  // more than the device allows
-  range.global[0] = range.local[0];
-  EXPECT_CLF_ERROR(scale(range, data, 2.0f, cl_uint{16}), "clEnqueueNDRangeKernel",
-                   "CL_INVALID_WORK_GROUP_SIZE", "kernel 'scale'", runtime().device_name().c_str());
+  clf::Buffer<float> data(runtime(), 4096);
+  clf::Range too_large = clf::Range::linear(16);
+  too_large.local[0] = scale.max_work_group_size() * 2;  // more than the device allows
+  too_large.global[0] = too_large.local[0];
+  EXPECT_CLF_ERROR(scale(too_large, data, 2.0f, cl_uint{16}), "clEnqueueNDRangeKernel",
+                   "CL_INVALID_WORK_GROUP_SIZE", "kernel 'scale'", runtime().device_name().c_str(),
+                   "more than this kernel allows");
+  clf::Range ragged = clf::Range::linear(16);
+  ragged.global[0] = 10;
+  ragged.local[0] = 4;
+  EXPECT_CLF_ERROR(scale(ragged, data, 2.0f, cl_uint{10}), "CL_INVALID_WORK_GROUP_SIZE",
+                   "global 10, local 4", "multiple of the local size");
 }
 
 TEST(KernelArgs, SafeToCallFromSeveralThreads) {
