@@ -8,8 +8,7 @@
 #define SPAN (4 * TILE)  // rows, columns and depth of C, A and B one work-group covers per step
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void matmul_blocks_tiles(
-    const __global float* a, const __global float* b, __global float* c, uint m, uint k,
-    uint n) {
+    const __global float* a, const __global float* b, __global float* c, uint m, uint k, uint n) {
   // tile_a[r][q]: row r of the A piece, depth 4q .. 4q + 3; tile_b[d][q]: depth d of the B
   // piece, columns 4q .. 4q + 3.
   __local float4 tile_a[SPAN][TILE];

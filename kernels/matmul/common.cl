@@ -1,4 +1,5 @@
-// Shared by the matrix-multiply kernels: row-major fp32 matrices, C (M x N) = A (M x K) . B (K x N).
+// Shared by the matrix-multiply kernels: row-major fp32 matrices, C (M x N) = A (M x K) . B (K x
+// N).
 //
 // Built with MATMUL_CHECK_BOUNDS=1 when M, N or K is not a multiple of what the kernel's tiles
 // cover: loads outside a matrix then read as 0 and stores outside C are dropped, so any size is

@@ -66,8 +66,7 @@ inline void store_step(const Staged* staged, __local float* tile_a, __local floa
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS_X, THREADS_Y, 1))) void matmul_register_tiles(
-    const __global float* a, const __global float* b, __global float* c, uint m, uint k,
-    uint n) {
+    const __global float* a, const __global float* b, __global float* c, uint m, uint k, uint n) {
   // float4 arrays keep the pieces 16-byte aligned for vector reads.
   __local float4 tile_a_storage[2][BK * A_STRIDE / 4];
   __local float4 tile_b_storage[2][BK * BN / 4];
@@ -114,7 +113,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS_X, THREADS_Y, 1))) void mat
 #pragma unroll
       for (uint i = 0; i < TM; ++i) {
 #pragma unroll
-        for (uint j = 0; j < TN / 4; ++j) acc[i][j] = fma((float4)(a_values[i]), b_values[j], acc[i][j]);
+        for (uint j = 0; j < TN / 4; ++j)
+          acc[i][j] = fma((float4)(a_values[i]), b_values[j], acc[i][j]);
       }
     }
 

@@ -7,8 +7,7 @@
 #define TILE 16
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void matmul_tiles(
-    const __global float* a, const __global float* b, __global float* c, uint m, uint k,
-    uint n) {
+    const __global float* a, const __global float* b, __global float* c, uint m, uint k, uint n) {
   __local float tile_a[TILE][TILE];
   __local float tile_b[TILE][TILE];
   const uint local_col = get_local_id(0);
