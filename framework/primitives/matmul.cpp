@@ -43,20 +43,18 @@ const VariantSpec& find_variant(const std::string& name) {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-// Tile sizes of the default variant by kind of device. Where the numbers come from:
-//   NVIDIA GPU  tuned on an NVIDIA H200 (OpenCL 3.0 CUDA, driver 570) by timing 8192^3 with
-//               several tilings in one run (docs/matmul.md lists them and their TFLOP/s).
-//   other GPU   the same shape, untested: a reasonable start on any GPU with >= 32 KiB local
-//               memory and >= 64 KiB of registers per compute unit.
+// Tile sizes of the default variant by kind of device. Where the numbers come from
+// (docs/matmul.md has the full tables and the commands):
+//   NVIDIA GPU  tuned on an NVIDIA H200 (driver 580.159.04, OpenCL on CUDA) at 8192^3, median of
+//               5 runs: 64x128x16/8x8 47.8 TFLOP/s, 128x64x16/8x8 44.9, 128x128x8/8x8 44.8,
+//               128x128x8/16x8 44.6, 128x128x16/8x8 32.1, 64x64x16/4x4 33.7 (cuBLAS 51.3).
+//   other GPU   the NVIDIA shape, untested: 128 work-items and 24.5 KiB of local memory fit any
+//               current GPU.
 //   CPU         measured with PoCL 3.1 on the 2-core development machine (AMD EPYC), 512^3:
-//               32x64x8/4x8 53 ms, 32x32x16/4x4 95 ms, 64x64x8/8x4 114 ms, 128x128x16/8x8
-//               194 ms (docs/matmul.md).
+//               32x64x8/4x8 53 ms, 32x32x16/4x4 95 ms, 64x64x8/8x4 114 ms, 128x128x16/8x8 194 ms.
 MatmulTiling tiling_for_device(const DeviceInfo& device) {
   if (device.type == DeviceType::cpu) return MatmulTiling{32, 64, 8, 4, 8};
-  if (device.type == DeviceType::gpu && device.vendor.find("NVIDIA") != std::string::npos) {
-    return MatmulTiling{128, 128, 16, 8, 8};
-  }
-  if (device.type == DeviceType::gpu) return MatmulTiling{128, 128, 16, 8, 8};
+  if (device.type == DeviceType::gpu) return MatmulTiling{64, 128, 16, 8, 8};
   return MatmulTiling{64, 64, 16, 4, 4};  // accelerators and the unknown: a modest portable shape
 }
 
