@@ -3,6 +3,8 @@
 // matmul_error_bound), and bad arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <tuple>
 
