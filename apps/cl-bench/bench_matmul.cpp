@@ -1,0 +1,150 @@
+// The matmul cases: C = A . B for square n x n fp32 matrices, one case per variant. Work is
+// 2 n^3 FLOPs. Verification compares C with double-precision dot products within the fp32 error
+// bound (matmul_error_bound): every element up to n = 512, above that 4096 elements spread over
+// C (corners included), since the whole double product on the CPU would take minutes. The CPU
+// reference time is the blocked, multi-threaded fp32 multiply, measured up to n = 2048 only
+// (0 above, where it would take longer than the whole GPU benchmark).
+//
+// For tuning, CLF_MATMUL_TILINGS="128x128x16/8x8,64x128x16/8x8" adds a case of the default variant
+// per tiling, named "default@<tiling>", so one run compares them.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "apps/cl-bench/bench_case.hpp"
+#include "framework/clf.hpp"
+#include "framework/primitives/matmul.hpp"
+#include "framework/primitives/matmul_reference.hpp"
+
+namespace bench {
+
+namespace {
+
+constexpr std::size_t kFullCheckLimit = 512;
+constexpr std::size_t kSampledElements = 4096;
+constexpr std::size_t kCpuReferenceLimit = 2048;
+// On CPU devices the seed's slow variants would take minutes per run at large sizes.
+constexpr std::size_t kCpuDeviceLimit = 1024;
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+class MatmulCase : public BenchCase {
+ public:
+  explicit MatmulCase(std::string variant) : variant_(std::move(variant)) {}
+  explicit MatmulCase(const clf::primitives::MatmulTiling& tiling)
+      : variant_("default"), tiling_(tiling) {}
+
+  std::string primitive() const override { return "matmul"; }
+  std::string variant() const override {
+    return tiling_ ? variant_ + "@" + tiling_->to_string() : variant_;
+  }
+  std::string dtype() const override { return "float32"; }
+  std::string unit() const override { return "GFLOP/s"; }
+
+  std::vector<std::size_t> default_sizes(bool quick) const override {
+    if (quick) return {1, 17, 64, 129};
+    return {256, 512, 1000, 1024, 2048, 4096, 8192};
+  }
+
+  std::size_t max_size(const clf::Runtime& runtime) const override {
+    const clf::DeviceInfo& device = runtime.device();
+    // Three n x n matrices in memory, each within one allocation and 32-bit indices.
+    const std::uint64_t elements =
+        std::min<std::uint64_t>({device.max_allocation_bytes / sizeof(float),
+                                 device.global_memory_bytes / (3 * sizeof(float)), 0xFFFFFFFFULL});
+    std::size_t n = static_cast<std::size_t>(std::sqrt(static_cast<double>(elements)));
+    while (static_cast<std::uint64_t>(n) * n > elements) --n;
+    if (device.type == clf::DeviceType::cpu) n = std::min(n, kCpuDeviceLimit);
+    return n;
+  }
+
+  double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
+    n_ = n;
+    a_.reset();
+    b_.reset();
+    c_.reset();
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    host_a_.resize(n * n);
+    host_b_.resize(n * n);
+    for (float& v : host_a_) v = uniform(random);
+    for (float& v : host_b_) v = uniform(random);
+    double cpu_ms = 0;
+    if (n <= kCpuReferenceLimit) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::vector<float> product =
+          clf::primitives::matmul_reference_blocked(host_a_, host_b_, n, n, n);
+      cpu_ms = milliseconds_since(start);
+    }
+    a_.emplace(runtime, n * n);
+    b_.emplace(runtime, n * n);
+    c_.emplace(runtime, n * n);
+    if (!multiply_ || runtime_ != &runtime) {
+      multiply_.emplace(runtime, variant_, tiling_ ? &*tiling_ : nullptr);
+      runtime_ = &runtime;
+    }
+    return cpu_ms;
+  }
+
+  double upload() override {
+    const auto start = std::chrono::steady_clock::now();
+    a_->write(host_a_);
+    b_->write(host_b_);
+    // NaN in C, so an element the kernel never writes cannot pass.
+    c_->write(std::vector<float>(n_ * n_, std::nanf("")));
+    return milliseconds_since(start);
+  }
+
+  void run() override { (*multiply_)(*a_, *b_, *c_, n_, n_, n_); }
+
+  double download() override {
+    const auto start = std::chrono::steady_clock::now();
+    result_ = c_->read();
+    return milliseconds_since(start);
+  }
+
+  std::string verify() override {
+    const std::size_t samples = n_ <= kFullCheckLimit ? 0 : kSampledElements;
+    return clf::primitives::matmul_verify(host_a_, host_b_, result_, n_, n_, n_, samples);
+  }
+
+  double work(std::size_t n) const override { return 2.0 * n * n * n; }
+  // Compute-bound: a fraction of copy bandwidth would say nothing.
+  double bytes_moved(std::size_t /*n*/) const override { return 0; }
+
+ private:
+  std::string variant_;
+  std::optional<clf::primitives::MatmulTiling> tiling_;
+  clf::Runtime* runtime_ = nullptr;
+  std::size_t n_ = 0;
+  std::vector<float> host_a_, host_b_, result_;
+  std::optional<clf::DeviceBuffer<float>> a_, b_, c_;
+  std::optional<clf::primitives::Matmul> multiply_;
+};
+
+}  // namespace
+
+CLF_BENCH_CASES("matmul", [] {
+  std::vector<std::unique_ptr<BenchCase>> cases;
+  for (const std::string& variant : clf::primitives::matmul_variants()) {
+    cases.push_back(std::make_unique<MatmulCase>(variant));
+  }
+  if (const char* tilings = std::getenv("CLF_MATMUL_TILINGS"); tilings != nullptr) {
+    std::istringstream list(tilings);
+    for (std::string tiling; std::getline(list, tiling, ',');) {
+      if (!tiling.empty()) {
+        cases.push_back(std::make_unique<MatmulCase>(clf::primitives::MatmulTiling::parse(tiling)));
+      }
+    }
+  }
+  return cases;
+});
+
+}  // namespace bench
