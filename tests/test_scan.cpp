@@ -17,8 +17,8 @@ namespace {
 using clf::primitives::Scan;
 using clf::primitives::ScanType;
 
-const std::vector<std::size_t> kAllSizes{0,   1,    2,    31,   32,     33,       255,
-                                         256, 257,  4095, 4096, 4097,   100003,   1u << 20};
+const std::vector<std::size_t> kAllSizes{0,   1,   2,    31,   32,   33,     255,
+                                         256, 257, 4095, 4096, 4097, 100003, 1u << 20};
 // Other types run a subset, to keep the file's time on PoCL modest.
 const std::vector<std::size_t> kSomeSizes{0, 1, 33, 257, 4097, 100003};
 

@@ -2,8 +2,9 @@
 // their indices (so app kernels can compact their own flag arrays: indices where flag != 0).
 //
 //   clf::primitives::Compact<float> compact(runtime);
-//   std::size_t kept = compact.run(values, selected, clf::primitives::Predicate<float>::greater(0.5f));
-//   std::size_t live = compact_indices(flags);  // host vectors, on Runtime::shared()
+//   std::size_t kept = compact.run(values, selected,
+//   clf::primitives::Predicate<float>::greater(0.5f)); std::size_t live = compact_indices(flags);
+//   // host vectors, on Runtime::shared()
 //
 // Built on the scan's tiles: each group counts its selected elements, the counts are scanned
 // (clf::primitives::Scan), and each group writes its selected elements from its offset, ranked

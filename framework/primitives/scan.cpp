@@ -77,8 +77,8 @@ TileShape tile_shape(const DeviceInfo& device) {
     unsigned long items = 0;
     char x = 0;
     const std::string spec(text);
-    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' ||
-        group == 0 || (group & (group - 1)) != 0 || items == 0 || items % 4 != 0 || items > 32) {
+    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' || group == 0 ||
+        (group & (group - 1)) != 0 || items == 0 || items % 4 != 0 || items > 32) {
       throw Error("CLF_SCAN_TILE='" + spec +
                   "': expected WORKGROUPxITEMS, a power of two times a multiple of 4 up to 32");
     }
@@ -172,7 +172,9 @@ namespace {
 template <typename T>
 using Algorithm = typename Scan<T>::Algorithm;
 
-std::size_t launch_group(std::size_t n) { return std::min<std::size_t>(256, std::max<std::size_t>(n, 1)); }
+std::size_t launch_group(std::size_t n) {
+  return std::min<std::size_t>(256, std::max<std::size_t>(n, 1));
+}
 
 // Hillis-Steele: pass 1 reads the input, every later pass the previous pass's output; the first
 // target is chosen so that the last pass writes `out`.
@@ -184,8 +186,7 @@ class NaiveScan : public Algorithm<T> {
         first_(this->kernel("kernels/scan/naive.cl", "naive_scan_first")),
         pass_(this->kernel("kernels/scan/naive.cl", "naive_scan_pass")) {}
 
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-           ScanType type) override {
+  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     std::size_t passes = 1;  // offsets 1, 2, 4, ... below n
     while ((std::size_t{1} << passes) < n) ++passes;
     DeviceBuffer<T>& temp = detail::ensure_buffer(temp_, this->runtime_, n);
@@ -215,8 +216,7 @@ class BlellochScan : public Algorithm<T> {
         down_(this->kernel("kernels/scan/blelloch.cl", "blelloch_down")),
         store_(this->kernel("kernels/scan/blelloch.cl", "blelloch_store")) {}
 
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-           ScanType type) override {
+  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     std::size_t padded = 2;  // at least one level, so the root is cleared
     while (padded < n) padded *= 2;
     DeviceBuffer<T>& work = detail::ensure_buffer(work_, this->runtime_, padded);
@@ -254,16 +254,15 @@ class BlocksScan : public Algorithm<T> {
                            vectors ? "scan_blocks_vec" : "scan_blocks")),
         add_(this->kernel("kernels/scan/blocks.cl", "add_block_sums")) {}
 
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-           ScanType type) override {
+  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     scan_level(0, in, out, n, type == ScanType::inclusive);
   }
 
  private:
   // Scans `n` values of `in` into `out` (the same buffer at the levels above 0, exclusive there)
   // using sums_[level] for the blocks' totals.
-  void scan_level(std::size_t level, const DeviceBuffer<T>& in, DeviceBuffer<T>& out,
-                  std::size_t n, bool inclusive) {
+  void scan_level(std::size_t level, const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
+                  bool inclusive) {
     const std::size_t blocks = ceil_div(n, block_);
     if (sums_.size() <= level) sums_.resize(level + 1);
     DeviceBuffer<T>& sums = detail::ensure_buffer(sums_[level], this->runtime_, blocks);
@@ -291,8 +290,7 @@ class ReduceThenScan : public Algorithm<T> {
         scan_sums_(tiled_kernel("rts_scan_group_sums")),
         scan_(tiled_kernel("rts_scan")) {}
 
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-           ScanType type) override {
+  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     const detail::GroupSplit split =
         detail::split_tiles(this->runtime_.device(), ceil_div(n, shape_.tile()));
     DeviceBuffer<T>& sums = detail::ensure_buffer(sums_, this->runtime_, split.groups);
@@ -328,8 +326,7 @@ class LookbackScan : public Algorithm<T> {
     ticket_.write({0});
   }
 
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-           ScanType type) override {
+  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     const std::size_t tiles = ceil_div(n, shape_.tile());
     if (!status_ || status_->size() < tiles || epoch_ >= kLastEpoch) {
       // New or stale status words must read as "not published": all zero, epoch 0.
@@ -392,9 +389,8 @@ Runtime& Scan<T>::runtime() const {
 template <typename T>
 void Scan<T>::run(const DeviceBuffer<T>& input, DeviceBuffer<T>& output, ScanType type) {
   if (input.size() != output.size()) {
-    throw Error("scan: the input holds " + std::to_string(input.size()) +
-                " elements, the output " + std::to_string(output.size()) +
-                "; they must match (or give a count)");
+    throw Error("scan: the input holds " + std::to_string(input.size()) + " elements, the output " +
+                std::to_string(output.size()) + "; they must match (or give a count)");
   }
   run(input, output, input.size(), type);
 }

@@ -66,8 +66,7 @@ class Scan {
   // the launches and returns without waiting. Throws Error for sizes that differ or are too
   // small, more than kMaxScanElements, the same buffer twice, or buffers of another runtime.
   void run(const DeviceBuffer<T>& input, DeviceBuffer<T>& output, ScanType type);
-  void run(const DeviceBuffer<T>& input, DeviceBuffer<T>& output, std::size_t count,
-           ScanType type);
+  void run(const DeviceBuffer<T>& input, DeviceBuffer<T>& output, std::size_t count, ScanType type);
   // Uploads, scans and downloads.
   std::vector<T> run(const std::vector<T>& input, ScanType type);
 

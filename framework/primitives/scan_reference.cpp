@@ -50,8 +50,7 @@ std::vector<std::int32_t> scan_reference(const std::vector<std::int32_t>& input,
   return sequential_scan<std::uint32_t, std::int32_t>(input, type);
 }
 
-std::vector<std::uint32_t> scan_reference(const std::vector<std::uint32_t>& input,
-                                          ScanType type) {
+std::vector<std::uint32_t> scan_reference(const std::vector<std::uint32_t>& input, ScanType type) {
   return sequential_scan<std::uint32_t, std::uint32_t>(input, type);
 }
 
@@ -102,8 +101,8 @@ std::string check_scan(const std::vector<float>& input, const std::vector<float>
   std::ostringstream out;
   out.precision(9);
   out << to_string(type) << " float scan of " << input.size() << " elements: " << wrong
-      << " outside the tolerance, the first at " << first << " (" << result[first]
-      << ", expected " << expected[first] << " +- " << first_bound << ")";
+      << " outside the tolerance, the first at " << first << " (" << result[first] << ", expected "
+      << expected[first] << " +- " << first_bound << ")";
   return out.str();
 }
 
@@ -175,8 +174,8 @@ std::vector<std::uint32_t> compact_indices_reference(const std::vector<T>& input
   return result;
 }
 
-#define CLF_INSTANTIATE_COMPACT_REFERENCE(T)                                              \
-  template struct Predicate<T>;                                                           \
+#define CLF_INSTANTIATE_COMPACT_REFERENCE(T)                                             \
+  template struct Predicate<T>;                                                          \
   template std::vector<T> compact_reference(const std::vector<T>&, const Predicate<T>&); \
   template std::vector<std::uint32_t> compact_indices_reference(const std::vector<T>&,   \
                                                                 const Predicate<T>&);
