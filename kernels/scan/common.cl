@@ -1,0 +1,145 @@
+// Helpers shared by the scan and compaction kernels. The host builds every program with:
+//   T        element type: int, uint or float
+//   AS_T     reinterpret a uint as T: as_int, as_uint or as_float
+//   WG_SIZE  work-group size (a power of two), SCAN_ROW its row width for wg_exclusive_scan
+//            (WG_SIZE = SCAN_ROW * SCAN_ROWS with SCAN_ROWS <= SCAN_ROW)
+//   ITEMS    consecutive elements per work-item in the tiled kernels (a multiple of 4)
+// Indices are uint: the host refuses more than 2^31 - 1 elements.
+
+#define SCAN_CONCAT_(a, b) a##b
+#define SCAN_CONCAT(a, b) SCAN_CONCAT_(a, b)
+#define T4 SCAN_CONCAT(T, 4)
+#define T8 SCAN_CONCAT(T, 8)
+
+#ifdef WG_SIZE
+#define SCAN_ROWS (WG_SIZE / SCAN_ROW)
+#endif
+#ifdef ITEMS
+#define TILE (WG_SIZE * ITEMS)
+#endif
+
+// Blelloch's work-efficient exclusive scan of 2 * get_local_size(0) values in local memory
+// (up-sweep, clear the root, down-sweep), as in GPU Gems 3 ch. 39 and the seed's ScanBlocks.
+// Returns the sum of all values to every work-item. Starts and ends with a barrier.
+inline T local_blelloch_exclusive(local T* values) {
+  const uint lid = get_local_id(0);
+  const uint count = 2 * get_local_size(0);
+  uint offset = 1;
+  for (uint d = count >> 1; d > 0; d >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < d) values[offset * (2 * lid + 2) - 1] += values[offset * (2 * lid + 1) - 1];
+    offset <<= 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const T total = values[count - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);  // everyone has read the root before it is cleared
+  if (lid == 0) values[count - 1] = 0;
+  for (uint d = 1; d < count; d <<= 1) {
+    offset >>= 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < d) {
+      const uint left = offset * (2 * lid + 1) - 1;
+      const uint right = offset * (2 * lid + 2) - 1;
+      const T t = values[left];
+      values[left] = values[right];
+      values[right] += t;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return total;
+}
+
+#ifdef WG_SIZE
+// Exclusive scan of one value per work-item across the work-group, with two barriers: each
+// work-item sums the values before it in its row of SCAN_ROW (broadcast reads), the rows' totals
+// go to local memory, and each work-item adds the totals of the rows before its own. `scratch`
+// holds WG_SIZE + SCAN_ROWS values. *total gets the sum over the work-group (the same in every
+// work-item, floats included). Callers put a barrier before reusing `scratch`. Defined by a macro
+// for each type that needs it (compaction scans uint counts over T elements); the loops have
+// constant bounds, so compilers unroll them.
+#define DEFINE_WG_EXCLUSIVE_SCAN(name, type)                        \
+  inline type name(type value, local type* scratch, type* total) { \
+    const uint lid = get_local_id(0);                               \
+    const uint row = lid / SCAN_ROW;                                \
+    const uint col = lid % SCAN_ROW;                                \
+    scratch[lid] = value;                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                   \
+    const local type* row_values = scratch + row * SCAN_ROW;        \
+    type row_prefix = 0;                                            \
+    for (uint k = 0; k < SCAN_ROW; ++k) {                           \
+      const type v = row_values[k];                                 \
+      row_prefix += k < col ? v : (type)0;                          \
+    }                                                               \
+    if (col == SCAN_ROW - 1) scratch[WG_SIZE + row] = row_prefix + value; \
+    barrier(CLK_LOCAL_MEM_FENCE);                                   \
+    type before = 0;                                                \
+    type all = 0;                                                   \
+    for (uint r = 0; r < SCAN_ROWS; ++r) {                          \
+      const type v = scratch[WG_SIZE + r];                          \
+      before += r < row ? v : (type)0;                              \
+      all += v;                                                     \
+    }                                                               \
+    *total = all;                                                   \
+    return before + row_prefix;                                     \
+  }
+
+DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T)
+#endif
+
+#ifdef ITEMS
+// Loads ITEMS consecutive values starting at `first`: vector loads when the whole run lies
+// below n (`first` is a multiple of 4, buffers start aligned), else guarded loads with zeros.
+inline void load_items(const global T* in, uint first, uint n, T* items) {
+  if (first + ITEMS <= n) {
+    const global T4* vectors = (const global T4*)(in + first);
+#pragma unroll
+    for (uint k = 0; k < ITEMS / 4; ++k) {
+      const T4 v = vectors[k];
+      items[4 * k + 0] = v.s0;
+      items[4 * k + 1] = v.s1;
+      items[4 * k + 2] = v.s2;
+      items[4 * k + 3] = v.s3;
+    }
+  } else {
+#pragma unroll
+    for (uint k = 0; k < ITEMS; ++k) items[k] = first + k < n ? in[first + k] : (T)0;
+  }
+}
+
+// Stores ITEMS consecutive values starting at `first`, those below n only.
+inline void store_items(global T* out, uint first, uint n, const T* items) {
+  if (first + ITEMS <= n) {
+    global T4* vectors = (global T4*)(out + first);
+#pragma unroll
+    for (uint k = 0; k < ITEMS / 4; ++k) {
+      vectors[k] = (T4)(items[4 * k], items[4 * k + 1], items[4 * k + 2], items[4 * k + 3]);
+    }
+  } else {
+#pragma unroll
+    for (uint k = 0; k < ITEMS; ++k) {
+      if (first + k < n) out[first + k] = items[k];
+    }
+  }
+}
+
+// Sum of the work-item's items.
+inline T sum_items(const T* items) {
+  T sum = 0;
+#pragma unroll
+  for (uint k = 0; k < ITEMS; ++k) sum += items[k];
+  return sum;
+}
+
+// Replaces the items by their scan offset by `prefix`: inclusive (items[k] += everything before)
+// or exclusive (items[k] = everything before it).
+inline void scan_items(T* items, T prefix, uint inclusive) {
+  T running = prefix;
+#pragma unroll
+  for (uint k = 0; k < ITEMS; ++k) {
+    const T x = items[k];
+    const T next = running + x;
+    items[k] = inclusive ? next : running;
+    running = next;
+  }
+}
+#endif

@@ -1,0 +1,244 @@
+// Scan: every variant, type and scan type against the CPU reference at the sizes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "framework/clf.hpp"
+#include "framework/primitives/scan.hpp"
+#include "framework/primitives/scan_reference.hpp"
+
+namespace {
+
+using clf::primitives::Scan;
+using clf::primitives::ScanType;
+
+const std::vector<std::size_t> kAllSizes{0,   1,   2,    31,   32,   33,     255,
+                                         256, 257, 4095, 4096, 4097, 100003, 1u << 20};
+// Other types run a subset, to keep the file's time on PoCL modest.
+const std::vector<std::size_t> kSomeSizes{0, 1, 33, 257, 4097, 100003};
+
+enum class Shape { random, sorted, all_equal };
+
+template <typename T>
+std::vector<T> make_input(std::size_t n, Shape shape, std::uint32_t seed) {
+  std::mt19937 random(seed + static_cast<std::uint32_t>(n));
+  std::uniform_int_distribution<int> small(-100, 100);
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (shape) {
+      case Shape::random:
+        values[i] = static_cast<T>(small(random));
+        break;
+      case Shape::sorted:
+        values[i] = static_cast<T>(static_cast<long>(i % 1000) - 500);
+        break;
+      case Shape::all_equal:
+        values[i] = static_cast<T>(3);
+        break;
+    }
+  }
+  if (shape == Shape::sorted) std::sort(values.begin(), values.end());
+  return values;
+}
+
+// Device variants to run here: every one this device supports.
+std::vector<std::string> device_variants() {
+  return clf::primitives::scan_variants(clf::Runtime::shared().device());
+}
+
+template <typename T>
+void expect_scans(Scan<T>& scan, const std::vector<T>& input, const std::string& what) {
+  for (const ScanType type : {ScanType::inclusive, ScanType::exclusive}) {
+    const std::vector<T> result = scan.run(input, type);
+    EXPECT_EQ(clf::primitives::check_scan(input, result, type), "")
+        << scan.variant() << " " << what << " n=" << input.size();
+  }
+}
+
+class ScanVariant : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScanVariant, Int32AllSizesRandom) {
+  Scan<std::int32_t> scan(GetParam());
+  for (const std::size_t n : kAllSizes) {
+    expect_scans(scan, make_input<std::int32_t>(n, Shape::random, 1), "int32 random");
+  }
+}
+
+TEST_P(ScanVariant, Int32SortedAndAllEqual) {
+  Scan<std::int32_t> scan(GetParam());
+  for (const std::size_t n : {33u, 4097u, 100003u}) {
+    expect_scans(scan, make_input<std::int32_t>(n, Shape::sorted, 2), "int32 sorted");
+    expect_scans(scan, make_input<std::int32_t>(n, Shape::all_equal, 3), "int32 all-equal");
+  }
+}
+
+TEST_P(ScanVariant, Uint32WrapsModulo2To32) {
+  Scan<std::uint32_t> scan(GetParam());
+  for (const std::size_t n : kSomeSizes) {
+    std::mt19937 random(static_cast<std::uint32_t>(n));
+    std::vector<std::uint32_t> input(n);
+    for (auto& x : input) x = random();  // sums overflow almost at once
+    expect_scans(scan, input, "uint32 full-range");
+  }
+}
+
+// Small integers in float: every partial sum is exact, so any order must match exactly.
+TEST_P(ScanVariant, FloatExactOnIntegers) {
+  Scan<float> scan(GetParam());
+  for (const std::size_t n : kSomeSizes) {
+    const std::vector<float> input = make_input<float>(n, Shape::random, 4);
+    for (const ScanType type : {ScanType::inclusive, ScanType::exclusive}) {
+      const std::vector<float> result = scan.run(input, type);
+      const std::vector<double> expected = clf::primitives::scan_reference(input, type);
+      ASSERT_EQ(result.size(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(static_cast<double>(result[i]), expected[i])
+            << scan.variant() << " " << clf::primitives::to_string(type) << " n=" << n
+            << " i=" << i;
+      }
+    }
+  }
+}
+
+// Real values: rounding differs with the order of additions; within float_scan_tolerance.
+TEST_P(ScanVariant, FloatWithinToleranceOnReals) {
+  Scan<float> scan(GetParam());
+  for (const std::size_t n : {std::size_t{4097}, std::size_t{1} << 20}) {
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> input(n);
+    for (auto& x : input) x = uniform(random);
+    expect_scans(scan, input, "float reals");
+  }
+}
+
+// One Scan object reused across sizes up and down (temporary buffers grow, stale state must not
+// leak from one call into the next), on device buffers, with a count below the buffer's size.
+TEST_P(ScanVariant, ReusedAcrossCallsAndCounts) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  Scan<std::int32_t> scan(runtime, GetParam());
+  for (const std::size_t n : {100003u, 17u, 100003u, 5000u}) {
+    const auto input = make_input<std::int32_t>(n, Shape::random, 6);
+    clf::DeviceBuffer<std::int32_t> in(runtime, n);
+    clf::DeviceBuffer<std::int32_t> out(runtime, n + 10);
+    in.write(input);
+    const std::size_t count = n - n / 3;
+    scan.run(in, out, count, ScanType::inclusive);
+    std::vector<std::int32_t> result = out.read();
+    result.resize(count);
+    const std::vector<std::int32_t> head(input.begin(), input.begin() + count);
+    EXPECT_EQ(clf::primitives::check_scan(head, result, ScanType::inclusive), "") << "n=" << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scan, ScanVariant, ::testing::ValuesIn(device_variants()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(ScanVariants, ListsEveryVariantAndResolvesDefaultByDevice) {
+  const auto& names = clf::primitives::scan_variants();
+  for (const char* name :
+       {"default", "naive", "blelloch", "blocks", "blocks-vec", "reduce-then-scan", "lookback"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  }
+  clf::DeviceInfo nvidia;
+  nvidia.type = clf::DeviceType::gpu;
+  nvidia.vendor = "NVIDIA Corporation";
+  nvidia.name = "NVIDIA H200";
+  clf::DeviceInfo pocl;
+  pocl.type = clf::DeviceType::cpu;
+  pocl.vendor = "AuthenticAMD";
+  pocl.platform_name = "Portable Computing Language";
+  pocl.name = "pthread-haswell";
+  clf::DeviceInfo other_gpu;
+  other_gpu.type = clf::DeviceType::gpu;
+  other_gpu.vendor = "Advanced Micro Devices, Inc.";
+  EXPECT_TRUE(clf::primitives::has_forward_progress(nvidia));
+  EXPECT_FALSE(clf::primitives::has_forward_progress(pocl));
+  EXPECT_FALSE(clf::primitives::has_forward_progress(other_gpu));
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", nvidia), "lookback");
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", pocl), "reduce-then-scan");
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("lookback", nvidia), "lookback");
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("blocks", pocl), "blocks");
+  const auto on_pocl = clf::primitives::scan_variants(pocl);
+  EXPECT_EQ(std::find(on_pocl.begin(), on_pocl.end(), "lookback"), on_pocl.end());
+}
+
+// Runs `call` and expects a clf::Error whose message contains every one of `words`.
+template <typename Call>
+void expect_error(Call call, const std::vector<std::string>& words) {
+  try {
+    call();
+    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << words.front() << "')";
+  } catch (const clf::Error& error) {
+    const std::string message = error.what();
+    for (const std::string& word : words) {
+      EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' not in: " << message;
+    }
+  }
+}
+
+TEST(ScanErrors, UnknownVariantNamesItAndTheKnownOnes) {
+  expect_error([] { Scan<std::int32_t> scan("fastest"); }, {"fastest", "blelloch", "lookback"});
+}
+
+TEST(ScanErrors, LookbackRefusedWithoutForwardProgress) {
+  clf::DeviceInfo pocl;
+  pocl.type = clf::DeviceType::cpu;
+  pocl.vendor = "AuthenticAMD";
+  pocl.name = "pthread-haswell";
+  expect_error([&] { clf::primitives::resolve_scan_variant("lookback", pocl); },
+               {"lookback", "forward progress", "pthread-haswell"});
+  if (!clf::primitives::has_forward_progress(clf::Runtime::shared().device())) {
+    expect_error([] { Scan<float> scan("lookback"); }, {"forward progress"});
+  }
+}
+
+TEST(ScanErrors, BadBuffers) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  Scan<std::int32_t> scan(runtime);
+  clf::DeviceBuffer<std::int32_t> a(runtime, 100);
+  clf::DeviceBuffer<std::int32_t> b(runtime, 99);
+  clf::DeviceBuffer<std::int32_t> c(runtime, 100);
+  expect_error([&] { scan.run(a, b, ScanType::inclusive); }, {"100", "99", "match"});
+  expect_error([&] { scan.run(a, a, ScanType::inclusive); }, {"same buffer"});
+  expect_error([&] { scan.run(a, c, 101, ScanType::exclusive); }, {"101", "input holds 100"});
+  expect_error([&] { scan.run(a, b, 100, ScanType::exclusive); }, {"output holds 99"});
+  expect_error([&] { scan.run(a, c, clf::primitives::kMaxScanElements + 1, ScanType::inclusive); },
+               {"2147483648", "more than"});
+  // A count of 0 is fine and writes nothing.
+  EXPECT_NO_THROW(scan.run(a, c, 0, ScanType::inclusive));
+}
+
+// The checks themselves must be able to fail.
+TEST(ScanReference, ChecksCatchWrongResults) {
+  const std::vector<std::int32_t> input{1, 2, 3, 4};
+  EXPECT_EQ(clf::primitives::scan_reference(input, ScanType::inclusive),
+            (std::vector<std::int32_t>{1, 3, 6, 10}));
+  EXPECT_EQ(clf::primitives::scan_reference(input, ScanType::exclusive),
+            (std::vector<std::int32_t>{0, 1, 3, 6}));
+  EXPECT_NE(clf::primitives::check_scan(input, {1, 3, 7, 10}, ScanType::inclusive), "");
+  EXPECT_NE(clf::primitives::check_scan(input, {1, 3, 6}, ScanType::inclusive), "");
+  // Float: one element's worth of error is far outside the tolerance; an ulp is inside.
+  std::vector<float> reals(4096, 0.25f);
+  std::vector<float> sums(4096);
+  for (std::size_t i = 0; i < sums.size(); ++i) sums[i] = 0.25f * static_cast<float>(i + 1);
+  EXPECT_EQ(clf::primitives::check_scan(reals, sums, ScanType::inclusive), "");
+  sums[4000] = std::nextafter(sums[4000], 1e9f);
+  EXPECT_EQ(clf::primitives::check_scan(reals, sums, ScanType::inclusive), "");
+  sums[4000] += 0.25f;
+  EXPECT_NE(clf::primitives::check_scan(reals, sums, ScanType::inclusive), "");
+  sums[4000] = std::nanf("");
+  EXPECT_NE(clf::primitives::check_scan(reals, sums, ScanType::inclusive), "");
+  EXPECT_LT(clf::primitives::float_scan_tolerance(1u << 20), 1e-4);
+}
+
+}  // namespace
