@@ -7,7 +7,7 @@
 #include "shared/random.h"
 #include "shared/selftest.h"
 
-#define CLF_SHARED_STRUCTS(STRUCT)                  \
+#define CLF_SHARED_STRUCTS(STRUCT)                   \
   STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS) \
   STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
   STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)

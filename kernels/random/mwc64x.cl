@@ -5,15 +5,15 @@
 // mod M (also from the host).
 #include "kernels/random/random.cl"
 
-#define MWC64X_FILL(NAME, TYPE, CONVERT)                                                     \
-  __kernel void NAME(__global TYPE* out, uint n, Mwc64xState start, uint chunk,             \
-                     ulong chunk_multiplier) {                                               \
-    const uint g = get_global_id(0);                                                         \
-    const ulong first = (ulong)g * chunk;                                                    \
-    if (first >= n) return;                                                                  \
+#define MWC64X_FILL(NAME, TYPE, CONVERT)                                                       \
+  __kernel void NAME(__global TYPE* out, uint n, Mwc64xState start, uint chunk,                \
+                     ulong chunk_multiplier) {                                                 \
+    const uint g = get_global_id(0);                                                           \
+    const ulong first = (ulong)g * chunk;                                                      \
+    if (first >= n) return;                                                                    \
     Mwc64xState state = mwc64x_skip_by_multiplier(start, mwc64x_pow_mod(chunk_multiplier, g)); \
-    const uint end = (uint)min((ulong)n, first + chunk);                                     \
-    for (uint i = (uint)first; i < end; ++i) out[i] = CONVERT(mwc64x_next_uint(&state));     \
+    const uint end = (uint)min((ulong)n, first + chunk);                                       \
+    for (uint i = (uint)first; i < end; ++i) out[i] = CONVERT(mwc64x_next_uint(&state));       \
   }
 
 #define AS_IS(x) (x)

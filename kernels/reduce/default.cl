@@ -8,8 +8,7 @@
 #define REDUCE_UNROLL 4
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP_SIZE, 1, 1))) void reduce_default(
-    const __global T* input, uint n, __global ACC* partial_values,
-    __global uint* partial_indices) {
+    const __global T* input, uint n, __global ACC* partial_values, __global uint* partial_indices) {
   __local ACC scratch_values[REDUCE_GROUP_SIZE];
   __local uint scratch_indices[REDUCE_GROUP_SIZE];
   const __global T4* vectors = (const __global T4*)input;
@@ -28,7 +27,9 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP_SIZE, 1, 1))) void red
       mine = partial_combine(mine, partial_of4(loaded[k], 4 * (v + k * stride)));
     }
   }
-  for (; v < vector_count; v += stride) mine = partial_combine(mine, partial_of4(vectors[v], 4 * v));
+  for (; v < vector_count; v += stride) {
+    mine = partial_combine(mine, partial_of4(vectors[v], 4 * v));
+  }
   // The last n % 4 elements, one per work-item.
   const uint tail = vector_count * 4 + get_global_id(0);
   if (tail < n) mine = partial_combine(mine, partial_of(input[tail], tail));

@@ -6,8 +6,7 @@
 #include "kernels/reduce/common.cl"
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP_SIZE, 1, 1))) void reduce_tree(
-    const __global T* input, uint n, __global ACC* partial_values,
-    __global uint* partial_indices) {
+    const __global T* input, uint n, __global ACC* partial_values, __global uint* partial_indices) {
   __local ACC scratch_values[REDUCE_GROUP_SIZE];
   __local uint scratch_indices[REDUCE_GROUP_SIZE];
   const uint first = get_group_id(0) * 2 * REDUCE_GROUP_SIZE + get_local_id(0);

@@ -37,94 +37,92 @@
 #define WG_GREATER(a, b) ((a) > (b))
 #define WG_LESS(a, b) ((a) < (b))
 
-#define WG_DEFINE_ARG(SUFFIX, TYPE, BETTER)                                                    \
-  inline int wg_arg_##SUFFIX(__local const TYPE* values, __local const int* mask, int use_mask, \
+#define WG_DEFINE_ARG(SUFFIX, TYPE, BETTER)                                                        \
+  inline int wg_arg_##SUFFIX(__local const TYPE* values, __local const int* mask, int use_mask,    \
                              uint n, __local TYPE* scratch_values, __local int* scratch_indices) { \
-    const uint lid = get_local_id(0);                                                          \
-    const uint size = get_local_size(0);                                                       \
-    int best = -1;                                                                             \
-    TYPE best_value = 0;                                                                       \
-    /* Own elements in increasing index order: a strictly better value replaces. */            \
-    for (uint i = lid; i < n; i += size) {                                                     \
-      const TYPE v = values[i];                                                                \
-      if ((use_mask && mask[i] == 0) || v != v) continue; /* v != v: NaN */                    \
-      if (best < 0 || BETTER(v, best_value)) {                                                 \
-        best = (int)i;                                                                         \
-        best_value = v;                                                                        \
-      }                                                                                        \
-    }                                                                                          \
-    scratch_values[lid] = best_value;                                                          \
-    scratch_indices[lid] = best;                                                               \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-    /* The tree: the upper half of the active items folds onto the lower half. */             \
-    for (uint active = size; active > 1;) {                                                    \
-      const uint kept = (active + 1) / 2;                                                      \
-      if (lid < active - kept) {                                                               \
-        const TYPE other_value = scratch_values[lid + kept];                                   \
-        const int other = scratch_indices[lid + kept];                                         \
-        if (WG_BEATS(BETTER, other_value, other, best_value, best)) {                          \
-          best = other;                                                                        \
-          best_value = other_value;                                                            \
-          scratch_values[lid] = best_value;                                                    \
-          scratch_indices[lid] = best;                                                         \
-        }                                                                                      \
-      }                                                                                        \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                            \
-      active = kept;                                                                           \
-    }                                                                                          \
-    const int winner = scratch_indices[0];                                                     \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-    return winner;                                                                             \
+    const uint lid = get_local_id(0);                                                              \
+    const uint size = get_local_size(0);                                                           \
+    int best = -1;                                                                                 \
+    TYPE best_value = 0;                                                                           \
+    /* Own elements in increasing index order: a strictly better value replaces. */                \
+    for (uint i = lid; i < n; i += size) {                                                         \
+      const TYPE v = values[i];                                                                    \
+      if ((use_mask && mask[i] == 0) || v != v) continue; /* v != v: NaN */                        \
+      if (best < 0 || BETTER(v, best_value)) {                                                     \
+        best = (int)i;                                                                             \
+        best_value = v;                                                                            \
+      }                                                                                            \
+    }                                                                                              \
+    scratch_values[lid] = best_value;                                                              \
+    scratch_indices[lid] = best;                                                                   \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    /* The tree: the upper half of the active items folds onto the lower half. */                  \
+    for (uint active = size; active > 1;) {                                                        \
+      const uint kept = (active + 1) / 2;                                                          \
+      if (lid < active - kept) {                                                                   \
+        const TYPE other_value = scratch_values[lid + kept];                                       \
+        const int other = scratch_indices[lid + kept];                                             \
+        if (WG_BEATS(BETTER, other_value, other, best_value, best)) {                              \
+          best = other;                                                                            \
+          best_value = other_value;                                                                \
+          scratch_values[lid] = best_value;                                                        \
+          scratch_indices[lid] = best;                                                             \
+        }                                                                                          \
+      }                                                                                            \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
+      active = kept;                                                                               \
+    }                                                                                              \
+    const int winner = scratch_indices[0];                                                         \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    return winner;                                                                                 \
   }
 
-#define WG_DEFINE_TYPE(TYPE)                                                                    \
-  WG_DEFINE_ARG(max_##TYPE, TYPE, WG_GREATER)                                                   \
-  WG_DEFINE_ARG(min_##TYPE, TYPE, WG_LESS)                                                      \
-  inline int wg_masked_argmax_##TYPE(__local const TYPE* values, __local const int* mask,      \
-                                     uint n, __local TYPE* scratch_values,                     \
-                                     __local int* scratch_indices) {                           \
-    return wg_arg_max_##TYPE(values, mask, 1, n, scratch_values, scratch_indices);              \
-  }                                                                                             \
-  inline int wg_masked_argmin_##TYPE(__local const TYPE* values, __local const int* mask,      \
-                                     uint n, __local TYPE* scratch_values,                     \
-                                     __local int* scratch_indices) {                           \
-    return wg_arg_min_##TYPE(values, mask, 1, n, scratch_values, scratch_indices);              \
-  }                                                                                             \
-  /* No mask: scratch_indices stands in for it and is never read as one. */                    \
-  inline int wg_argmax_##TYPE(__local const TYPE* values, uint n, __local TYPE* scratch_values, \
-                              __local int* scratch_indices) {                                   \
-    return wg_arg_max_##TYPE(values, scratch_indices, 0, n, scratch_values, scratch_indices);   \
-  }                                                                                             \
-  inline int wg_argmin_##TYPE(__local const TYPE* values, uint n, __local TYPE* scratch_values, \
-                              __local int* scratch_indices) {                                   \
-    return wg_arg_min_##TYPE(values, scratch_indices, 0, n, scratch_values, scratch_indices);   \
-  }                                                                                             \
-  WG_DEFINE_N_INDICES(max_n_indices_##TYPE, wg_arg_max_##TYPE, TYPE)                            \
-  WG_DEFINE_N_INDICES(min_n_indices_##TYPE, wg_arg_min_##TYPE, TYPE)                            \
-  inline int wg_append_##TYPE(volatile __local uint* count, __local TYPE* items, uint capacity, \
-                              TYPE value) {                                                     \
-    const uint slot = atomic_inc(count);                                                        \
-    if (slot >= capacity) return -1;                                                            \
-    items[slot] = value;                                                                        \
-    return (int)slot;                                                                           \
+#define WG_DEFINE_TYPE(TYPE)                                                                       \
+  WG_DEFINE_ARG(max_##TYPE, TYPE, WG_GREATER)                                                      \
+  WG_DEFINE_ARG(min_##TYPE, TYPE, WG_LESS)                                                         \
+  inline int wg_masked_argmax_##TYPE(__local const TYPE* values, __local const int* mask, uint n,  \
+                                     __local TYPE* scratch_values, __local int* scratch_indices) { \
+    return wg_arg_max_##TYPE(values, mask, 1, n, scratch_values, scratch_indices);                 \
+  }                                                                                                \
+  inline int wg_masked_argmin_##TYPE(__local const TYPE* values, __local const int* mask, uint n,  \
+                                     __local TYPE* scratch_values, __local int* scratch_indices) { \
+    return wg_arg_min_##TYPE(values, mask, 1, n, scratch_values, scratch_indices);                 \
+  }                                                                                                \
+  /* No mask: scratch_indices stands in for it and is never read as one. */                        \
+  inline int wg_argmax_##TYPE(__local const TYPE* values, uint n, __local TYPE* scratch_values,    \
+                              __local int* scratch_indices) {                                      \
+    return wg_arg_max_##TYPE(values, scratch_indices, 0, n, scratch_values, scratch_indices);      \
+  }                                                                                                \
+  inline int wg_argmin_##TYPE(__local const TYPE* values, uint n, __local TYPE* scratch_values,    \
+                              __local int* scratch_indices) {                                      \
+    return wg_arg_min_##TYPE(values, scratch_indices, 0, n, scratch_values, scratch_indices);      \
+  }                                                                                                \
+  WG_DEFINE_N_INDICES(max_n_indices_##TYPE, wg_arg_max_##TYPE, TYPE)                               \
+  WG_DEFINE_N_INDICES(min_n_indices_##TYPE, wg_arg_min_##TYPE, TYPE)                               \
+  inline int wg_append_##TYPE(volatile __local uint* count, __local TYPE* items, uint capacity,    \
+                              TYPE value) {                                                        \
+    const uint slot = atomic_inc(count);                                                           \
+    if (slot >= capacity) return -1;                                                               \
+    items[slot] = value;                                                                           \
+    return (int)slot;                                                                              \
   }
 
 // k rounds of the masked arg max/min, each removing its winner from the mask.
-#define WG_DEFINE_N_INDICES(NAME, ARG, TYPE)                                                  \
-  inline uint wg_##NAME(__local const TYPE* values, __local int* mask, uint n, uint k,        \
-                        __local int* out_indices, __local TYPE* scratch_values,               \
-                        __local int* scratch_indices) {                                       \
-    uint found = 0;                                                                           \
-    for (uint round = 0; round < k; ++round) {                                                \
-      const int winner = ARG(values, mask, 1, n, scratch_values, scratch_indices);            \
-      if (get_local_id(0) == 0) {                                                             \
-        out_indices[round] = winner;                                                          \
-        if (winner >= 0) mask[winner] = 0;                                                    \
-      }                                                                                       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-      if (winner >= 0) ++found;                                                               \
-    }                                                                                         \
-    return found;                                                                             \
+#define WG_DEFINE_N_INDICES(NAME, ARG, TYPE)                                           \
+  inline uint wg_##NAME(__local const TYPE* values, __local int* mask, uint n, uint k, \
+                        __local int* out_indices, __local TYPE* scratch_values,        \
+                        __local int* scratch_indices) {                                \
+    uint found = 0;                                                                    \
+    for (uint round = 0; round < k; ++round) {                                         \
+      const int winner = ARG(values, mask, 1, n, scratch_values, scratch_indices);     \
+      if (get_local_id(0) == 0) {                                                      \
+        out_indices[round] = winner;                                                   \
+        if (winner >= 0) mask[winner] = 0;                                             \
+      }                                                                                \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                    \
+      if (winner >= 0) ++found;                                                        \
+    }                                                                                  \
+    return found;                                                                      \
   }
 
 WG_DEFINE_TYPE(float)
