@@ -16,6 +16,8 @@
 // period about 2^63. The seed is hashed (splitmix64) into a starting point of the cycle; stream
 // s starts 2^40 steps after stream s - 1, reached by skip-ahead (the generator is an LCG modulo
 // M = A 2^32 - 1 in disguise, so skipping d steps is one modular power).
+// Streams 0 .. 2^23 - 1 are disjoint runs of 2^40 numbers; larger stream numbers wrap (s 2^40 is
+// taken modulo 2^64) and may overlap others.
 // Floats are the top 24 bits over 2^24: uniform on [0, 1) with 2^-24 spacing, exact both sides.
 #ifndef SHARED_RANDOM_H
 #define SHARED_RANDOM_H
