@@ -4,8 +4,12 @@
 #ifndef SHARED_STRUCT_LAYOUTS_H
 #define SHARED_STRUCT_LAYOUTS_H
 
+#include "shared/random.h"
 #include "shared/selftest.h"
 
-#define CLF_SHARED_STRUCTS(STRUCT) STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS)
+#define CLF_SHARED_STRUCTS(STRUCT)                   \
+  STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS) \
+  STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
+  STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)
 
 #endif  // SHARED_STRUCT_LAYOUTS_H

@@ -1,0 +1,180 @@
+// cl-bench cases for reductions: every op (sum, min, max, argmin, argmax) x type (int32, uint32,
+// float32) x variant (framework/primitives/reduce.hpp). The op is part of the dtype column,
+// e.g. "int32-sum", so `--variant default` selects the default variant of every op. Integer
+// sums are exact 64-bit results; float sums are checked against a double-precision sum.
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "apps/cl-bench/bench_case.hpp"
+#include "framework/clf.hpp"
+#include "framework/primitives/reduce.hpp"
+#include "framework/primitives/reduce_reference.hpp"
+
+namespace bench {
+
+namespace {
+
+using clf::primitives::ReduceOp;
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// splitmix64: a reproducible pseudo-random 64-bit value per (seed, index).
+std::uint64_t mix(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + index + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+template <typename T>
+const char* type_name();
+template <>
+const char* type_name<cl_int>() {
+  return "int32";
+}
+template <>
+const char* type_name<cl_uint>() {
+  return "uint32";
+}
+template <>
+const char* type_name<cl_float>() {
+  return "float32";
+}
+
+// Full-range integers (sums need all 64 bits), floats uniform on [-1, 1).
+template <typename T>
+T input_value(std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t bits = mix(seed, index);
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<float>(static_cast<std::uint32_t>(bits) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+  } else {
+    return static_cast<T>(static_cast<std::uint32_t>(bits));
+  }
+}
+
+template <typename T>
+class ReduceCase : public BenchCase {
+ public:
+  ReduceCase(ReduceOp op, std::string variant) : op_(op), variant_(std::move(variant)) {}
+
+  std::string primitive() const override { return "reduce"; }
+  std::string variant() const override { return variant_; }
+  std::string dtype() const override {
+    return std::string(type_name<T>()) + "-" + clf::primitives::to_string(op_);
+  }
+  std::string unit() const override { return "Gelem/s"; }
+
+  std::vector<std::size_t> default_sizes(bool quick) const override {
+    if (quick) return {std::size_t{1} << 12, (std::size_t{1} << 16) + 3};
+    std::vector<std::size_t> sizes;
+    for (int exponent = 10; exponent <= 28; exponent += 2)
+      sizes.push_back(std::size_t{1} << exponent);
+    return sizes;
+  }
+
+  std::size_t max_size(const clf::Runtime& runtime) const override {
+    const std::uint64_t by_allocation = runtime.device().max_allocation_bytes / sizeof(T);
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(by_allocation, clf::primitives::kReduceMaxElements));
+  }
+
+  double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
+    if (runtime_ != &runtime) {
+      reducer_.reset();  // kernels belong to the runtime they were built on
+      reducer_.emplace(runtime, op_, variant_);
+      runtime_ = &runtime;
+    }
+    input_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) input_[i] = input_value<T>(seed, i);
+    const auto start = std::chrono::steady_clock::now();
+    expected_ = clf::primitives::reduce_reference(input_, op_);
+    const double cpu_ms = milliseconds_since(start);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (op_ == ReduceOp::sum) {
+        expected_sum_ = clf::primitives::sum_in_double(input_);
+        tolerance_ = clf::primitives::float_sum_tolerance(input_);
+      }
+    }
+    device_input_.reset();
+    device_input_.emplace(runtime, n);
+    return cpu_ms;
+  }
+
+  double upload() override {
+    const auto start = std::chrono::steady_clock::now();
+    if (!input_.empty()) device_input_->write(input_);
+    return milliseconds_since(start);
+  }
+
+  void run() override { reducer_->enqueue(*device_input_); }
+
+  double download() override {
+    const auto start = std::chrono::steady_clock::now();
+    result_ = reducer_->result();
+    return milliseconds_since(start);
+  }
+
+  std::string verify() override {
+    if (op_ == ReduceOp::sum) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::fabs(result_.sum - expected_sum_) > tolerance_) {
+          return "sum " + std::to_string(result_.sum) + ", expected " +
+                 std::to_string(expected_sum_) + " within " + std::to_string(tolerance_);
+        }
+      } else if (result_.sum != expected_.sum) {
+        return "sum " + std::to_string(result_.sum) + ", expected " + std::to_string(expected_.sum);
+      }
+      return "";
+    }
+    // Inputs have no NaN, so plain comparison is exact here.
+    if (result_.value != expected_.value) {
+      return "value " + std::to_string(result_.value) + ", expected " +
+             std::to_string(expected_.value);
+    }
+    if ((op_ == ReduceOp::argmin || op_ == ReduceOp::argmax) && result_.index != expected_.index) {
+      return "index " + std::to_string(result_.index) + ", expected " +
+             std::to_string(expected_.index);
+    }
+    return "";
+  }
+
+  double work(std::size_t n) const override { return static_cast<double>(n); }
+  double bytes_moved(std::size_t n) const override { return static_cast<double>(n) * sizeof(T); }
+
+ private:
+  ReduceOp op_;
+  std::string variant_;
+  clf::Runtime* runtime_ = nullptr;
+  std::optional<clf::primitives::Reducer<T>> reducer_;
+  std::vector<T> input_;
+  std::optional<clf::DeviceBuffer<T>> device_input_;
+  clf::primitives::ReduceResult<T> expected_, result_;
+  double expected_sum_ = 0;
+  double tolerance_ = 0;
+};
+
+template <typename T>
+void add_cases(std::vector<std::unique_ptr<BenchCase>>& cases) {
+  for (const std::string& op : clf::primitives::reduce_op_names()) {
+    for (const std::string& variant : clf::primitives::reduce_variants()) {
+      cases.push_back(
+          std::make_unique<ReduceCase<T>>(clf::primitives::parse_reduce_op(op), variant));
+    }
+  }
+}
+
+}  // namespace
+
+CLF_BENCH_CASES("reduce", [] {
+  std::vector<std::unique_ptr<BenchCase>> cases;
+  add_cases<cl_int>(cases);
+  add_cases<cl_uint>(cases);
+  add_cases<cl_float>(cases);
+  return cases;
+});
+
+}  // namespace bench
