@@ -85,10 +85,12 @@ class SortCase : public BenchCase {
     expected_keys_ = keys_;
     expected_values_ = values_;
     const auto start = std::chrono::steady_clock::now();
+    // The fastest CPU reference (two 16-bit passes, stable): seconds at 2^28, where
+    // std::stable_sort takes minutes.
     if (with_values_) {
-      reference::stable_sort_by_key(expected_keys_, expected_values_);
+      reference::radix_sort16_by_key(expected_keys_, expected_values_);
     } else {
-      reference::std_sort(expected_keys_);
+      reference::radix_sort16(expected_keys_);
     }
     const double cpu_ms = milliseconds_since(start);
     input_keys_.reset();
