@@ -1,7 +1,6 @@
 #include "framework/primitives/sort.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 
 #include "framework/kernel.hpp"
@@ -73,11 +72,6 @@ std::string variant_list() {
   return names + ", bitonic-fused";
 }
 
-std::size_t env_size(const char* name, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::stoul(v) : fallback;
-}
-
 bool contains(const std::string& text, const char* word) {
   return text.find(word) != std::string::npos;
 }
@@ -137,8 +131,7 @@ struct Sorter::Impl {
       algorithm_name = onesweep ? "onesweep" : "radix";
     }
     if (rt.device().type == DeviceType::cpu) {
-      radix_work_group = env_size("SORT_WG", 64);
-      radix_items = env_size("SORT_ITEMS", 16);
+      radix_work_group = 64;
       radix_unroll = false;
     }
     if (algorithm == Algorithm::onesweep && !has_forward_progress(rt.device())) {
