@@ -236,6 +236,11 @@ std::string format_device_table(const std::vector<DeviceInfo>& devices) {
   return out.str();
 }
 
+bool has_forward_progress(const DeviceInfo& device) {
+  return device.type == DeviceType::gpu && (contains_ignoring_case(device.vendor, "NVIDIA") ||
+                                            contains_ignoring_case(device.platform_name, "NVIDIA"));
+}
+
 std::string describe(const DeviceInfo& device) {
   return device.name + " (" + to_string(device.type) + ", " + device.platform_name + ", driver " +
          device.driver_version + ")";

@@ -67,6 +67,12 @@ DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceR
 // A table of the devices (name, type, platform, driver, compute units, memories, work-group).
 std::string format_device_table(const std::vector<DeviceInfo>& devices);
 
+// Whether work-groups that have started keep running while others wait for them, which
+// single-pass algorithms with decoupled look-back need (scan, onesweep radix sort). True for
+// NVIDIA GPUs (a group that took a ticket is resident); false for PoCL and any other device,
+// where a spinning group may starve the one it waits for. Those use a portable path.
+bool has_forward_progress(const DeviceInfo& device);
+
 // "NVIDIA H100 (GPU, NVIDIA CUDA, driver 580.65)"
 std::string describe(const DeviceInfo& device);
 

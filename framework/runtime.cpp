@@ -37,8 +37,10 @@ void Runtime::create_context_and_queue() {
 }
 
 Runtime& Runtime::shared() {
-  static Runtime runtime;
-  return runtime;
+  // Never destroyed: at exit, drivers tear down their own state in an order we cannot follow,
+  // and releasing a context after that can crash (seen with PoCL).
+  static Runtime* runtime = new Runtime();
+  return *runtime;
 }
 
 std::string Runtime::base_build_options() const {

@@ -47,9 +47,9 @@ std::vector<T> make_input(std::size_t n, Shape shape, std::uint32_t seed) {
 }
 
 // Device variants to run here: every one this device supports.
-std::vector<std::string> device_variants() {
-  return clf::primitives::scan_variants(clf::Runtime::shared().device());
-}
+// Every variant is instantiated (no device is opened while tests are listed); variants the
+// device cannot run are skipped in SetUp.
+std::vector<std::string> all_variants() { return clf::primitives::scan_variants(); }
 
 template <typename T>
 void expect_scans(Scan<T>& scan, const std::vector<T>& input, const std::string& what) {
@@ -60,7 +60,17 @@ void expect_scans(Scan<T>& scan, const std::vector<T>& input, const std::string&
   }
 }
 
-class ScanVariant : public ::testing::TestWithParam<std::string> {};
+class ScanVariant : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    const clf::DeviceInfo& device = clf::Runtime::shared().device();
+    const auto runnable = clf::primitives::scan_variants(device);
+    if (std::find(runnable.begin(), runnable.end(), GetParam()) == runnable.end()) {
+      GTEST_SKIP() << GetParam() << " needs forward progress between work-groups, which "
+                   << device.name << " does not guarantee";
+    }
+  }
+};
 
 TEST_P(ScanVariant, Int32AllSizesRandom) {
   Scan<std::int32_t> scan(GetParam());
@@ -136,7 +146,7 @@ TEST_P(ScanVariant, ReusedAcrossCallsAndCounts) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scan, ScanVariant, ::testing::ValuesIn(device_variants()),
+INSTANTIATE_TEST_SUITE_P(Scan, ScanVariant, ::testing::ValuesIn(all_variants()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -161,9 +171,9 @@ TEST(ScanVariants, ListsEveryVariantAndResolvesDefaultByDevice) {
   clf::DeviceInfo other_gpu;
   other_gpu.type = clf::DeviceType::gpu;
   other_gpu.vendor = "Advanced Micro Devices, Inc.";
-  EXPECT_TRUE(clf::primitives::has_forward_progress(nvidia));
-  EXPECT_FALSE(clf::primitives::has_forward_progress(pocl));
-  EXPECT_FALSE(clf::primitives::has_forward_progress(other_gpu));
+  EXPECT_TRUE(clf::has_forward_progress(nvidia));
+  EXPECT_FALSE(clf::has_forward_progress(pocl));
+  EXPECT_FALSE(clf::has_forward_progress(other_gpu));
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", nvidia), "lookback");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", pocl), "reduce-then-scan");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("lookback", nvidia), "lookback");
@@ -197,7 +207,7 @@ TEST(ScanErrors, LookbackRefusedWithoutForwardProgress) {
   pocl.name = "pthread-haswell";
   expect_error([&] { clf::primitives::resolve_scan_variant("lookback", pocl); },
                {"lookback", "forward progress", "pthread-haswell"});
-  if (!clf::primitives::has_forward_progress(clf::Runtime::shared().device())) {
+  if (!clf::has_forward_progress(clf::Runtime::shared().device())) {
     expect_error([] { Scan<float> scan("lookback"); }, {"forward progress"});
   }
 }

@@ -95,8 +95,7 @@ void expect_sorts(Sorter& sorter, const std::vector<K>& keys, bool with_values,
 }
 
 bool runs_here(const std::string& variant) {
-  return variant != "onesweep" ||
-         clf::primitives::has_forward_progress(clf::Runtime::shared().device());
+  return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());
 }
 
 // The global-memory bitonic sort makes log2(n)^2/2 launches over n/2 work-items: on PoCL's two
@@ -215,7 +214,7 @@ TEST(Sort, VectorConveniences) {
 
 TEST(Sort, DefaultPicksOnesweepOnlyWithForwardProgress) {
   Sorter sorter;
-  const bool progress = clf::primitives::has_forward_progress(clf::Runtime::shared().device());
+  const bool progress = clf::has_forward_progress(clf::Runtime::shared().device());
   EXPECT_EQ(sorter.variant(), "default");
   EXPECT_EQ(sorter.algorithm(), progress ? "onesweep" : "radix");
   EXPECT_EQ(Sorter("bitonic-fused").algorithm(), "bitonic-fused-16");
@@ -269,7 +268,7 @@ TEST(Sort, BadArguments) {
     expect_error([&] { s.check_size(limit + 1, true); }, {std::to_string(limit + 1), variant});
   }
 
-  if (!clf::primitives::has_forward_progress(runtime.device())) {
+  if (!clf::has_forward_progress(runtime.device())) {
     expect_error([] { Sorter s("onesweep"); }, {"onesweep", "forward progress"});
   }
 }

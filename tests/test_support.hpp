@@ -12,13 +12,14 @@
 namespace clf_test {
 
 inline clf::Runtime& runtime() {
-  static clf::Runtime runtime([] {
+  // Never destroyed, like Runtime::shared() and for the same reason.
+  static clf::Runtime* runtime = new clf::Runtime([] {
     clf::DeviceRequest request;
     request.profiling = true;
     request.quiet = true;
     return request;
   }());
-  return runtime;
+  return *runtime;
 }
 
 // Sets an environment variable for the lifetime of the object, then restores it.

@@ -85,7 +85,7 @@ class ScanCase : public bench::BenchCase {
   }
   // 0 where the variant cannot run (lookback without forward progress between work-groups).
   std::size_t max_size(const clf::Runtime& runtime) const override {
-    if (variant_ == "lookback" && !clf::primitives::has_forward_progress(runtime.device())) {
+    if (variant_ == "lookback" && !clf::has_forward_progress(runtime.device())) {
       return 0;
     }
     // blelloch pads to a power of two; naive ping-pongs: count three arrays to be safe.

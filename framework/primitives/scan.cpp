@@ -42,13 +42,6 @@ std::vector<std::string> scan_variants(const DeviceInfo& device) {
   return names;
 }
 
-bool has_forward_progress(const DeviceInfo& device) {
-  std::string vendor = device.vendor + " " + device.platform_name;
-  std::transform(vendor.begin(), vendor.end(), vendor.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return device.type == DeviceType::gpu && vendor.find("NVIDIA") != std::string::npos;
-}
-
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device) {
   const auto& names = scan_variants();
   if (std::find(names.begin(), names.end(), variant) == names.end()) {

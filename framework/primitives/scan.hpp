@@ -38,11 +38,6 @@ const std::vector<std::string>& scan_variants();
 // The variants that can run on `device`: all but "lookback" where forward progress between
 // work-groups is not guaranteed.
 std::vector<std::string> scan_variants(const DeviceInfo& device);
-// Whether work-groups that have started are guaranteed to keep running while others wait for
-// them, which decoupled look-back needs. True for NVIDIA GPUs (all groups holding a ticket are
-// resident); false for PoCL and any other device, where a spinning group may starve the one it
-// waits for.
-bool has_forward_progress(const DeviceInfo& device);
 // The variant that runs for `variant` on `device`: "default" becomes "lookback" or
 // "reduce-then-scan". Throws Error for an unknown name, or "lookback" without forward progress.
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device);

@@ -72,10 +72,6 @@ std::string variant_list() {
   return names + ", bitonic-fused";
 }
 
-bool contains(const std::string& text, const char* word) {
-  return text.find(word) != std::string::npos;
-}
-
 }  // namespace
 
 const std::vector<std::string>& sort_variants() {
@@ -85,11 +81,6 @@ const std::vector<std::string>& sort_variants() {
     return list;
   }();
   return names;
-}
-
-bool has_forward_progress(const DeviceInfo& device) {
-  return device.type == DeviceType::gpu &&
-         (contains(device.vendor, "NVIDIA") || contains(device.platform_name, "NVIDIA"));
 }
 
 struct Sorter::Impl {

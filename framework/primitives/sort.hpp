@@ -41,10 +41,6 @@ namespace clf::primitives {
 // The variant names a Sorter accepts, in the order cl-bench runs them.
 const std::vector<std::string>& sort_variants();
 
-// Whether work-groups that wait on each other are guaranteed to make progress on this device
-// (what a decoupled look-back needs): true for NVIDIA GPUs.
-bool has_forward_progress(const DeviceInfo& device);
-
 // Sorts buffers with one variant, keeping its compiled kernels and temporary buffers between
 // calls (they grow to the largest size seen). Not thread-safe; use one Sorter per thread.
 class Sorter {
