@@ -9,7 +9,7 @@ same GPU and prints both side by side, as ratios ours / theirs (above 1: cl-benc
 References, per cl-bench primitive and dtype:
     copy     torch: y.copy_(x) int32 / cupy.copyto        GB/s (bytes read + written)
     scan     torch.cumsum(x, 0, dtype=int32|float32)        Gelem/s
-    reduce   cupy.sum int32 (also float32)                  Gelem/s
+    reduce   cupy.sum int32 (and min, max, argmin, argmax; uint32, float32)   Gelem/s
     sort     torch.sort int32 (keys + int64 indices)       Gkeys/s  for cl-bench's "*-kv" dtypes
              cupy.sort uint32 (keys only; copies then sorts) Gkeys/s for keys-only dtypes
     matmul   torch.mm fp32 n x n x n, TF32 off              GFLOP/s  (n: the square edge)
@@ -187,11 +187,12 @@ def cumsum_torch(dtype_name):
     return setup
 
 
-def sum_cupy(dtype_name):
+def reduce_cupy(operation, dtype_name):
     def setup(cupy, n):
         dtype = getattr(cupy, dtype_name)
         x = cupy.random.randint(-1000, 1000, size=n).astype(dtype)
-        return lambda: cupy.sum(x)
+        function = getattr(cupy, operation)
+        return lambda: function(x)
     return setup
 
 
@@ -247,9 +248,11 @@ def references_for(primitive, dtype):
         refs.append(Reference(f"torch.cumsum {torch_dtype}", "scan", torch_dtype, "torch",
                               "Gelem/s", elements, cumsum_torch(torch_dtype)))
     elif primitive == "reduce" and base in ("int32", "uint32", "float32"):
-        cupy_dtype = "float32" if base == "float32" else "int32"
-        refs.append(Reference(f"cupy.sum {cupy_dtype}", "reduce", cupy_dtype, "cupy", "Gelem/s",
-                              elements, sum_cupy(cupy_dtype)))
+        # cl-bench's reduce dtypes name the operation: "int32-sum", "float32-argmax", ...
+        operation = dtype.split("-", 1)[1] if "-" in dtype else "sum"
+        if operation in ("sum", "min", "max", "argmin", "argmax"):
+            refs.append(Reference(f"cupy.{operation} {base}", "reduce", f"{base}-{operation}",
+                                  "cupy", "Gelem/s", elements, reduce_cupy(operation, base)))
     elif primitive == "sort":
         if dtype.endswith("-kv"):
             refs.append(Reference("torch.sort int32 keys+indices", "sort", "int32-kv", "torch",
@@ -283,7 +286,7 @@ def measure(libraries, ref, n, warmup, runs, cache):
             del call
             result = {"median_ms": median_ms, "min_ms": min_ms,
                       "throughput": ref.work(n) / (median_ms * 1e-3) / 1e9 if median_ms > 0
-                      else float("nan")}
+                      else None}
         except Exception as error:  # out of memory, unsupported dtype, ...
             message = str(error).strip().splitlines()[0] if str(error).strip() else ""
             result = {"note": f"{error.__class__.__name__}: {message[:120]}"}
@@ -340,10 +343,13 @@ def main():
         except (OSError, ValueError) as error:
             print(f"compare_torch: cannot read {args.cl_bench_json}: {error}", file=sys.stderr)
             return 1
+        if not ours:
+            print(f"compare_torch: {args.cl_bench_json} has no verified records", file=sys.stderr)
     else:
         sizes = args.sizes or [2**20, 2**24, 2**28]
         matmul_sizes = args.matmul_sizes or [1024, 4096, 8192]
-        for primitive, dtypes in [("copy", ["uint32"]), ("scan", ["int32"]), ("reduce", ["int32"]),
+        for primitive, dtypes in [("copy", ["uint32"]), ("scan", ["int32"]),
+                                  ("reduce", ["int32-sum"]),
                                   ("sort", ["uint32-kv", "uint32"]), ("matmul", ["float32"]),
                                   ("random", ["float32"])]:
             for dtype in dtypes:
@@ -367,10 +373,13 @@ def main():
         if not refs:
             unmatched.add((record["primitive"], record["dtype"]))
         for ref in refs:
+            if getattr(libraries, ref.library) is None:
+                continue  # said once above
             theirs = measure(libraries, ref, record["n"], args.warmup, args.runs, cache)
             has_ours = record.get("variant") is not None and record.get("throughput")
             ratio = (record["throughput"] / theirs["throughput"]
                      if has_ours and theirs.get("throughput") else None)
+            measured = theirs.get("throughput") is not None
             unit_note = ""
             if has_ours and record.get("unit") != ref.unit:
                 unit_note = f" (units differ: {record.get('unit')} vs {ref.unit})"
@@ -382,14 +391,14 @@ def main():
                               if has_ours else "-"),
                 "ref": ref.name,
                 "theirs_text": (f"{figure(theirs['throughput'])} {ref.unit}"
-                                if "throughput" in theirs else "skipped: " + theirs["note"]),
+                                if measured else "skipped: " + theirs.get("note", "")),
                 "ratio_text": (f"{ratio:.2f}x" if ratio else "-") + unit_note,
             })
     print()
     if rows:
         print_table(rows)
     else:
-        print("nothing to compare")
+        print("nothing to compare" + (" (see the notes above)" if libraries.notes else ""))
     for primitive, dtype in sorted(unmatched):
         print(f"note: no PyTorch/CuPy reference for {primitive} {dtype}")
 
@@ -407,8 +416,9 @@ def main():
                 records.append({
                     "primitive": ref.primitive, "variant": ref.name, "dtype": ref.dtype,
                     "n": record["n"], "device": libraries.device_name(),
-                    "driver": libraries.versions(), "verified": "throughput" in theirs,
-                    "status": "ok" if "throughput" in theirs else "skipped",
+                    "driver": libraries.versions(),
+                    "verified": theirs.get("throughput") is not None,
+                    "status": "ok" if theirs.get("throughput") is not None else "skipped",
                     "note": theirs.get("note", ""), "median_ms": theirs.get("median_ms"),
                     "min_ms": theirs.get("min_ms"), "kernel_ms": theirs.get("median_ms"),
                     "upload_ms": None, "download_ms": None,

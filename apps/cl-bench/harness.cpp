@@ -314,6 +314,10 @@ Record measure(clf::Runtime& runtime, BenchCase& bench_case, std::size_t n,
     record.work = bench_case.work(n);
     record.bytes_moved = bench_case.bytes_moved(n);
     const std::size_t largest = bench_case.max_size(runtime);
+    if (largest == 0) {
+      record.note = "this case does not run on this device";
+      return record;
+    }
     if (n > largest) {
       record.note = "n = " + format_size(n) + " is over this case's largest size on this device, " +
                     format_size(largest);

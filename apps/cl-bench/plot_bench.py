@@ -10,6 +10,7 @@ Exit status: 0 when the plots were written, 3 when matplotlib is missing, 1 on o
 """
 import argparse
 import json
+import math
 import os
 import sys
 from collections import defaultdict
@@ -48,53 +49,80 @@ def cpu_throughput(record):
 
 
 def plot_primitive(plt, primitive, records, metric, out_dir):
+    """One PNG: a panel per dtype (one panel when there is one), a line per variant (and device,
+    when several files are drawn together), the CPU reference dashed."""
     devices = sorted({r.get("device", "?") for r in records})
     dtypes = sorted({r["dtype"] for r in records})
-    lines = defaultdict(list)
-    cpu_lines = defaultdict(dict)
-    for r in records:
-        label = r["variant"]
-        if len(dtypes) > 1:
-            label += f" ({r['dtype']})"
-        if len(devices) > 1:
-            label += f" on {r.get('device', '?')}"
-        lines[label].append((r["n"], r[metric]))
+    series = sorted({(r["variant"], r.get("device", "?")) for r in records})
+    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    styles = ["-", "-.", ":"]
+    columns = 1 if len(dtypes) == 1 else 2 if len(dtypes) <= 4 else 3 if len(dtypes) <= 9 else 4
+    rows = math.ceil(len(dtypes) / columns)
+    width, height = (9, 5.5) if len(dtypes) == 1 else (4.6 * columns + 2.2, 3.4 * rows + 0.8)
+    figure, axes_grid = plt.subplots(rows, columns, figsize=(width, height), sharex=True,
+                                     sharey=True, squeeze=False)
+    handles = {}
+    for index, dtype in enumerate(dtypes):
+        axes = axes_grid[index // columns][index % columns]
+        for number, (variant, device) in enumerate(series):
+            points = sorted((r["n"], r[metric]) for r in records
+                            if r["dtype"] == dtype and r["variant"] == variant
+                            and r.get("device", "?") == device)
+            if not points:
+                continue
+            label = variant + (f" on {device}" if len(devices) > 1 else "")
+            line, = axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                              markersize=3, color=palette[number % len(palette)],
+                              linestyle=styles[(number // len(palette)) % len(styles)],
+                              label=label)
+            handles.setdefault(label, line)
         if metric == "throughput":
-            cpu = cpu_throughput(r)
-            if cpu is not None:
-                cpu_label = "CPU reference" + (f" ({r['dtype']})" if len(dtypes) > 1 else "")
-                # Several variants time the same reference: keep the fastest seen at each n.
-                previous = cpu_lines[cpu_label].get(r["n"], 0)
-                cpu_lines[cpu_label][r["n"]] = max(previous, cpu)
+            # Several variants time the same CPU reference: the fastest seen at each n.
+            cpu = {}
+            for r in records:
+                value = cpu_throughput(r) if r["dtype"] == dtype else None
+                if value is not None:
+                    cpu[r["n"]] = max(cpu.get(r["n"], 0), value)
+            if cpu:
+                points = sorted(cpu.items())
+                line, = axes.plot([p[0] for p in points], [p[1] for p in points], linestyle="--",
+                                  color="gray", marker=".", label="CPU reference")
+                handles.setdefault("CPU reference", line)
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        axes.grid(True, which="major", alpha=0.4)
+        axes.grid(True, which="minor", alpha=0.15)
+        if len(dtypes) > 1:
+            axes.set_title(dtype, fontsize=9)
+    for index in range(len(dtypes), rows * columns):
+        axes_grid[index // columns][index % columns].set_visible(False)
 
-    figure, axes = plt.subplots(figsize=(9, 5.5))
-    for label in sorted(lines):
-        points = sorted(lines[label])
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
-                  label=label)
-    for label in sorted(cpu_lines):
-        points = sorted(cpu_lines[label].items())
-        axes.plot([p[0] for p in points], [p[1] for p in points], linestyle="--", color="gray",
-                  marker=".", label=label)
-    axes.set_xscale("log", base=2)
-    axes.set_yscale("log")
     units = sorted({r.get("unit", "") for r in records})
-    y_label, _ = METRICS[metric]
+    y_label = METRICS[metric][0]
     if metric == "throughput":
         y_label = "throughput (" + ", ".join(units) + ")"
-    axes.set_ylabel(y_label)
-    axes.set_xlabel("n" + (" (edge of the square matrices)" if primitive == "matmul" else ""))
+    x_label = "n" + (" (edge of the square matrices)" if primitive == "matmul" else "")
+    for row in axes_grid:
+        row[0].set_ylabel(y_label)
+    for axes in axes_grid[-1]:
+        axes.set_xlabel(x_label)
     first = records[0]
     where = devices[0] if len(devices) == 1 else ", ".join(devices)
     driver = f", driver {first.get('driver')}" if len(devices) == 1 else ""
     date = (first.get("date") or "")[:10]
-    axes.set_title(f"cl-bench {primitive}: {where}{driver}, {date}", fontsize=10)
-    axes.grid(True, which="major", alpha=0.4)
-    axes.grid(True, which="minor", alpha=0.15)
-    axes.legend(fontsize=8)
-    figure.tight_layout()
+    title = f"cl-bench {primitive}: {where}{driver}, {date}"
+    if len(dtypes) == 1:
+        axes_grid[0][0].set_title(f"{title} ({dtypes[0]})", fontsize=10)
+        axes_grid[0][0].legend(fontsize=8)
+        figure.tight_layout()
+    else:
+        figure.suptitle(title, fontsize=11)
+        figure.legend(list(handles.values()), list(handles.keys()), loc="center right",
+                      fontsize=8)
+        legend_width = 2.0 / width  # about two inches for the legend on the right
+        figure.tight_layout(rect=(0, 0, 1 - legend_width, 0.97))
     path = os.path.join(out_dir, f"{primitive}.png")
-    figure.savefig(path, dpi=120)
+    figure.savefig(path, dpi=110)
     plt.close(figure)
     return path
 
