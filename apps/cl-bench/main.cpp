@@ -186,7 +186,12 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes;
   try {
     if (device_options.handle_list_devices()) return 0;
-    cases = bench::select_cases(primitives, split_names(variant_list), split_names(dtype_list));
+    std::vector<std::string> primitive_names;  // "scan sort" and "scan,sort" alike
+    for (const std::string& item : primitives) {
+      for (const std::string& name : split_names(item)) primitive_names.push_back(name);
+    }
+    cases =
+        bench::select_cases(primitive_names, split_names(variant_list), split_names(dtype_list));
     if (!size_list.empty()) sizes = bench::parse_sizes(size_list);
   } catch (const bench::UsageError& error) {
     std::cerr << "cl-bench: " << error.what() << "\n";
