@@ -16,6 +16,7 @@ packages=(
   libgtest-dev googletest libgmock-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
   clang-format
+  python3-matplotlib
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   packages+=(libgtk-4-dev xvfb xauth)

@@ -5,6 +5,14 @@
 //   first launch's start to the last launch's end (Runtime::start_recording), the median is
 //   reported.
 // Each primitive registers its cases from its own bench_<primitive>.cpp with CLF_BENCH_CASES.
+//
+// What the harness relies on (apps/cl-bench/harness.cpp):
+// - Constructing a case touches no device: factories also run for --list and name checks.
+// - prepare() may be called again with another n on the same object; it replaces the buffers.
+// - run() repeats the same work each time: it leaves its inputs as they were (writes separate
+//   outputs), since the result is verified again after the timed runs.
+// - Device time is measured from the events of CLKernel launches. A command enqueued otherwise
+//   (clEnqueueCopyBuffer, a fill) counts only if passed to Runtime::record (see bench_copy.cpp).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +31,16 @@ class BenchCase {
 
   virtual std::string primitive() const = 0;  // "scan", "sort", "matmul", ...
   virtual std::string variant() const = 0;    // "blelloch", "radix", "default", ...
-  virtual std::string dtype() const = 0;      // "int32", "uint32", "float32", "uint32-kv", ...
-  virtual std::string unit() const = 0;       // "Gelem/s", "Gkeys/s", "GFLOP/s", "GB/s"
+  // "int32", "uint32", "float32"; key-value sorts "<key type>-kv" (compare_torch.py reads it).
+  virtual std::string dtype() const = 0;
+  // Throughput is work(n) / seconds / 1e9, so units are G-prefixed: "Gelem/s", "Gkeys/s",
+  // "GFLOP/s", "GB/s".
+  virtual std::string unit() const = 0;
 
   // Sizes to run when the user gives none; `quick` asks for a smoke test in seconds.
   virtual std::vector<std::size_t> default_sizes(bool quick) const = 0;
-  // Largest n this case can run on `runtime` (memory, device limits).
+  // Largest n this case can run on `runtime` (memory, device limits); larger sizes are skipped
+  // with a note. For matmul, n is the edge of the square matrices (M = N = K = n).
   virtual std::size_t max_size(const clf::Runtime& runtime) const = 0;
 
   // Makes inputs of size n from `seed` and allocates device buffers. Returns the milliseconds
@@ -42,7 +54,8 @@ class BenchCase {
   virtual double download() = 0;
   // Empty when the downloaded result equals the CPU reference, else what is wrong.
   virtual std::string verify() = 0;
-  // Units of work in one run (elements, keys, FLOPs or bytes), for the throughput figure.
+  // Units of work in one run (elements, keys, FLOPs (2n^3 for matmul) or bytes), for the
+  // throughput figure.
   virtual double work(std::size_t n) const = 0;
   // Bytes one run must at least read and write, for the fraction of copy bandwidth (0: n/a).
   virtual double bytes_moved(std::size_t n) const = 0;
