@@ -79,30 +79,30 @@ inline T local_blelloch_exclusive(local T* values) {
 // work-item, floats included). Callers put a barrier before reusing `scratch`. Defined by a macro
 // for each type that needs it (compaction scans uint counts over T elements); the loops have
 // constant bounds, so compilers unroll them.
-#define DEFINE_WG_EXCLUSIVE_SCAN(name, type)                        \
-  inline type name(type value, local type* scratch, type* total) { \
-    const uint lid = get_local_id(0);                               \
-    const uint row = lid / SCAN_ROW;                                \
-    const uint col = lid % SCAN_ROW;                                \
-    scratch[lid] = value;                                           \
-    barrier(CLK_LOCAL_MEM_FENCE);                                   \
-    const local type* row_values = scratch + row * SCAN_ROW;        \
-    type row_prefix = 0;                                            \
-    for (uint k = 0; k < SCAN_ROW; ++k) {                           \
-      const type v = row_values[k];                                 \
-      row_prefix += k < col ? v : (type)0;                          \
-    }                                                               \
+#define DEFINE_WG_EXCLUSIVE_SCAN(name, type)                              \
+  inline type name(type value, local type* scratch, type* total) {        \
+    const uint lid = get_local_id(0);                                     \
+    const uint row = lid / SCAN_ROW;                                      \
+    const uint col = lid % SCAN_ROW;                                      \
+    scratch[lid] = value;                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                         \
+    const local type* row_values = scratch + row * SCAN_ROW;              \
+    type row_prefix = 0;                                                  \
+    for (uint k = 0; k < SCAN_ROW; ++k) {                                 \
+      const type v = row_values[k];                                       \
+      row_prefix += k < col ? v : (type)0;                                \
+    }                                                                     \
     if (col == SCAN_ROW - 1) scratch[WG_SIZE + row] = row_prefix + value; \
-    barrier(CLK_LOCAL_MEM_FENCE);                                   \
-    type before = 0;                                                \
-    type all = 0;                                                   \
-    for (uint r = 0; r < SCAN_ROWS; ++r) {                          \
-      const type v = scratch[WG_SIZE + r];                          \
-      before += r < row ? v : (type)0;                              \
-      all += v;                                                     \
-    }                                                               \
-    *total = all;                                                   \
-    return before + row_prefix;                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                         \
+    type before = 0;                                                      \
+    type all = 0;                                                         \
+    for (uint r = 0; r < SCAN_ROWS; ++r) {                                \
+      const type v = scratch[WG_SIZE + r];                                \
+      before += r < row ? v : (type)0;                                    \
+      all += v;                                                           \
+    }                                                                     \
+    *total = all;                                                         \
+    return before + row_prefix;                                           \
   }
 
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T)

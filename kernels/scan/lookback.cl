@@ -1,8 +1,9 @@
 // `lookback`: single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
-// DeviceScan). Tiles of TILE = WG_SIZE * ITEMS values (in the striped layout of common.cl) are numbered by an atomic ticket, so a tile
-// only ever waits for tiles that started before it. Each tile publishes its aggregate at once,
-// then sums its predecessors' published values, LOOKBACK_WINDOW at a time, back to the first
-// inclusive prefix, and publishes its own inclusive prefix.
+// DeviceScan). Tiles of TILE = WG_SIZE * ITEMS values (in the striped layout of common.cl) are
+// numbered by an atomic ticket, so a tile only ever waits for tiles that started before it. Each
+// tile publishes its aggregate at once, then sums its predecessors' published values,
+// LOOKBACK_WINDOW at a time, back to the first inclusive prefix, and publishes its own inclusive
+// prefix.
 //
 // Waiting on other work-groups needs forward progress between them, which OpenCL does not
 // promise: the host runs this only on NVIDIA GPUs (all groups that hold a ticket are resident).

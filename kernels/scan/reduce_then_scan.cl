@@ -5,8 +5,10 @@
 // input twice.
 #include "kernels/scan/common.cl"
 
-kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void rts_reduce(
-    const global T* in, global T* group_sums, uint n, uint tiles_per_group) {
+kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void rts_reduce(const global T* in,
+                                                                            global T* group_sums,
+                                                                            uint n,
+                                                                            uint tiles_per_group) {
   local T scratch[WG_SIZE + SCAN_ROWS];
   const uint first_tile = get_group_id(0) * tiles_per_group;
   T sum = 0;
@@ -40,8 +42,8 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void rts_scan_group_
 }
 
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void rts_scan(
-    const global T* in, global T* out, const global T* group_prefixes, uint n,
-    uint tiles_per_group, uint inclusive) {
+    const global T* in, global T* out, const global T* group_prefixes, uint n, uint tiles_per_group,
+    uint inclusive) {
   local TQ scratch[WG_SIZE + SCAN_ROWS];
   const uint first_tile = get_group_id(0) * tiles_per_group;
   T carry = group_prefixes[get_group_id(0)];
