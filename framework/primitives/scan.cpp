@@ -63,17 +63,17 @@ std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& d
 
 namespace detail {
 
-TileShape tile_shape(const DeviceInfo& device) {
-  TileShape shape;  // 256 x 16: 4096 values a tile, int4 loads, room for 8 groups per SM
+TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
+  TileShape shape = preferred;
   if (const char* text = std::getenv("CLF_SCAN_TILE"); text != nullptr && *text != '\0') {
     unsigned long group = 0;
     unsigned long items = 0;
     char x = 0;
     const std::string spec(text);
     if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' || group == 0 ||
-        (group & (group - 1)) != 0 || items == 0 || items % 4 != 0 || items > 32) {
+        (group & (group - 1)) != 0 || (items != 4 && items != 8 && items != 16 && items != 32)) {
       throw Error("CLF_SCAN_TILE='" + spec +
-                  "': expected WORKGROUPxITEMS, a power of two times a multiple of 4 up to 32");
+                  "': expected WORKGROUPxITEMS, a power of two times 4, 8, 16 or 32");
     }
     shape.work_group = group;
     shape.items = items;
@@ -278,7 +278,7 @@ class ReduceThenScan : public Algorithm<T> {
  public:
   explicit ReduceThenScan(Runtime& runtime)
       : Algorithm<T>(runtime, "reduce-then-scan"),
-        shape_(detail::tile_shape(runtime.device())),
+        shape_(detail::tile_shape(runtime.device(), detail::kScanTileShape)),
         reduce_(tiled_kernel("rts_reduce")),
         scan_sums_(tiled_kernel("rts_scan_group_sums")),
         scan_(tiled_kernel("rts_scan")) {}
@@ -312,7 +312,7 @@ class LookbackScan : public Algorithm<T> {
  public:
   explicit LookbackScan(Runtime& runtime)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(detail::tile_shape(runtime.device())),
+        shape_(detail::tile_shape(runtime.device(), detail::kScanTileShape)),
         scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
               detail::scan_build_options<T>(shape_)),
         ticket_(runtime, 1) {

@@ -92,14 +92,18 @@ std::vector<T> exclusive_scan(const std::vector<T>& input, const std::string& va
 namespace detail {
 
 // How the tiled kernels (reduce-then-scan, lookback, compaction) cut their input: work-items
-// per group and consecutive values per work-item. Chosen per device; CLF_SCAN_TILE="256x16"
-// overrides it (for tuning).
+// per group and values per work-item (4, 8, 16 or 32).
 struct TileShape {
   std::size_t work_group = 256;
   std::size_t items = 16;
   std::size_t tile() const { return work_group * items; }
 };
-TileShape tile_shape(const DeviceInfo& device);
+// The scans' shape: 128 x 32 measured best for both on an H200 (docs/scan.md); compaction, whose
+// kernels give each work-item consecutive values, keeps 256 x 16.
+constexpr TileShape kScanTileShape{128, 32};
+// `preferred`, unless CLF_SCAN_TILE="256x16" overrides it (for tuning); throws Error for a bad
+// override or a work-group larger than the device allows.
+TileShape tile_shape(const DeviceInfo& device, TileShape preferred = {});
 
 // Build options for kernels/scan/common.cl: element type T and the tile shape.
 template <typename T>

@@ -1,8 +1,9 @@
 // `lookback`: single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
-// DeviceScan). Tiles of TILE = WG_SIZE * ITEMS values are numbered by an atomic ticket, so a tile
-// only ever waits for tiles that started before it. Each tile publishes its aggregate at once,
-// then sums its predecessors' published values, LOOKBACK_WINDOW at a time, back to the first
-// inclusive prefix, and publishes its own inclusive prefix.
+// DeviceScan). Tiles of TILE = WG_SIZE * ITEMS values (in the striped layout of common.cl) are
+// numbered by an atomic ticket, so a tile only ever waits for tiles that started before it. Each
+// tile publishes its aggregate at once, then sums its predecessors' published values,
+// LOOKBACK_WINDOW at a time, back to the first inclusive prefix, and publishes its own inclusive
+// prefix.
 //
 // Waiting on other work-groups needs forward progress between them, which OpenCL does not
 // promise: the host runs this only on NVIDIA GPUs (all groups that hold a ticket are resident).
@@ -24,7 +25,7 @@ inline ulong pack_status(ulong flag, T value, uint epoch) {
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
-  local T scratch[WG_SIZE + SCAN_ROWS];
+  local TQ scratch[WG_SIZE + SCAN_ROWS];
   local uint tile_shared;
   local T window_values[LOOKBACK_WINDOW];
   local uint window_flags[LOOKBACK_WINDOW];
@@ -33,11 +34,11 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_shared;
 
-  const uint first = tile * TILE + lid * ITEMS;
-  T items[ITEMS];
-  load_items(in, first, n, items);
-  T aggregate;
-  const T before = wg_exclusive_scan(sum_items(items), scratch, &aggregate);
+  const uint tile_first = tile * TILE;
+  T4 runs[CHUNKS];
+  load_runs(in, tile_first, n, runs);
+  T offsets[CHUNKS];
+  const T aggregate = scan_run_sums(runs, scratch, offsets);
 
   T prefix = 0;
   if (tile == 0) {
@@ -78,6 +79,6 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     if (lid == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
   }
 
-  scan_items(items, prefix + before, inclusive);
-  store_items(out, first, n, items);
+  scan_runs(runs, offsets, prefix, inclusive);
+  store_runs(out, tile_first, n, runs);
 }
