@@ -87,6 +87,12 @@ std::string describe(const std::string& call, int status, const ErrorContext& co
 }
 }  // namespace
 
+std::string join(const std::vector<std::string>& names, const std::string& separator) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
+  return text;
+}
+
 ApiError::ApiError(const std::string& call, int status, const ErrorContext& context)
     : Error(describe(call, status, context)), call_(call), status_(status) {}
 

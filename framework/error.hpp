@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clf {
 
@@ -48,6 +49,9 @@ class BuildError : public Error {
   std::string options_;
   std::string log_;
 };
+
+// "a, b, c": for messages that list the choices there are (variants, devices, ...).
+std::string join(const std::vector<std::string>& names, const std::string& separator = ", ");
 
 // Throws ApiError unless status is CL_SUCCESS.
 inline void check(int status, const char* call, const ErrorContext& context = {}) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
 #include "framework/clf.hpp"
 
 namespace bench {
@@ -14,19 +15,6 @@ namespace {
 
 constexpr std::size_t kVectorsPerItem = 4;  // COPY_VECTORS_PER_ITEM in kernels/bench/copy.cl
 constexpr std::size_t kWorkGroupSize = 256;
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-// splitmix64: a different, reproducible value per (seed, index).
-cl_uint input_value(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + index + 1;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return static_cast<cl_uint>(z ^ (z >> 31));
-}
 
 class CopyCase : public BenchCase {
  public:
@@ -40,9 +28,7 @@ class CopyCase : public BenchCase {
 
   std::vector<std::size_t> default_sizes(bool quick) const override {
     if (quick) return {std::size_t{1} << 12, std::size_t{1} << 16, (std::size_t{1} << 20) + 3};
-    std::vector<std::size_t> sizes;
-    for (int exponent = 10; exponent <= 28; ++exponent) sizes.push_back(std::size_t{1} << exponent);
-    return sizes;
+    return powers_of_two(10, 28);
   }
 
   std::size_t max_size(const clf::Runtime& runtime) const override {
@@ -60,7 +46,7 @@ class CopyCase : public BenchCase {
     src_.reset();
     dst_.reset();
     input_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) input_[i] = input_value(seed, i);
+    for (std::size_t i = 0; i < n; ++i) input_[i] = static_cast<cl_uint>(input_bits(seed, i));
     // The CPU reference: the same copy in host memory (pages touched before timing).
     expected_.assign(n, 0);
     const auto start = std::chrono::steady_clock::now();

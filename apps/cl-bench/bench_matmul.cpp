@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
 #include "framework/primitives/matmul_reference.hpp"
@@ -29,11 +30,6 @@ constexpr std::size_t kSampledElements = 4096;
 constexpr std::size_t kCpuReferenceLimit = 2048;
 // On CPU devices the seed's slow variants would take minutes per run at large sizes.
 constexpr std::size_t kCpuDeviceLimit = 1024;
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 class MatmulCase : public BenchCase {
  public:

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/random.hpp"
 #include "framework/primitives/random_reference.hpp"
@@ -12,11 +13,6 @@
 namespace bench {
 
 namespace {
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 template <typename T>
 class RandomCase : public BenchCase {
@@ -30,10 +26,7 @@ class RandomCase : public BenchCase {
 
   std::vector<std::size_t> default_sizes(bool quick) const override {
     if (quick) return {std::size_t{1} << 12, (std::size_t{1} << 16) + 3};
-    std::vector<std::size_t> sizes;
-    for (int exponent = 10; exponent <= 28; exponent += 2)
-      sizes.push_back(std::size_t{1} << exponent);
-    return sizes;
+    return powers_of_two(10, 28, 2);
   }
 
   std::size_t max_size(const clf::Runtime& runtime) const override {

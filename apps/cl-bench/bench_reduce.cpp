@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/reduce.hpp"
 #include "framework/primitives/reduce_reference.hpp"
@@ -16,19 +17,6 @@ namespace bench {
 namespace {
 
 using clf::primitives::ReduceOp;
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-// splitmix64: a reproducible pseudo-random 64-bit value per (seed, index).
-std::uint64_t mix(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + index + 1;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 template <typename T>
 const char* type_name();
@@ -48,7 +36,7 @@ const char* type_name<cl_float>() {
 // Full-range integers (sums need all 64 bits), floats uniform on [-1, 1).
 template <typename T>
 T input_value(std::uint64_t seed, std::uint64_t index) {
-  const std::uint64_t bits = mix(seed, index);
+  const std::uint64_t bits = input_bits(seed, index);
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<float>(static_cast<std::uint32_t>(bits) >> 8) * (2.0f / 16777216.0f) - 1.0f;
   } else {
@@ -70,10 +58,7 @@ class ReduceCase : public BenchCase {
 
   std::vector<std::size_t> default_sizes(bool quick) const override {
     if (quick) return {std::size_t{1} << 12, (std::size_t{1} << 16) + 3};
-    std::vector<std::size_t> sizes;
-    for (int exponent = 10; exponent <= 28; exponent += 2)
-      sizes.push_back(std::size_t{1} << exponent);
-    return sizes;
+    return powers_of_two(10, 28, 2);
   }
 
   std::size_t max_size(const clf::Runtime& runtime) const override {

@@ -1,4 +1,5 @@
 #include "apps/cl-bench/harness.hpp"
+#include "framework/error.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -40,11 +41,7 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-std::string join(const std::vector<std::string>& names, const char* separator = ", ") {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : separator) + name;
-  return text;
-}
+using clf::join;
 
 [[noreturn]] void bad_size(const std::string& text, const std::string& why = "") {
   throw UsageError("'" + text + "' is not a size" + (why.empty() ? "" : " (" + why + ")") +

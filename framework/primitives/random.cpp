@@ -16,12 +16,6 @@ constexpr std::size_t kGroupSize = 256;
 // the skip (about 40 modular multiplications), short enough for parallelism.
 constexpr cl_uint kMwc64xChunk = 256;
 
-std::string join(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 }  // namespace
 
 const std::vector<std::string>& random_generators() {

@@ -15,12 +15,6 @@ constexpr std::size_t kDefaultElementsPerRound = 16;
 // The two-pass baseline's grid: at most this many groups, whatever the device.
 constexpr std::size_t kTwoPassMaxGroups = 1024;
 
-std::string join(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 template <typename T>
 const char* type_define();
 template <>

@@ -45,9 +45,7 @@ std::vector<std::string> scan_variants(const DeviceInfo& device) {
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device) {
   const auto& names = scan_variants();
   if (std::find(names.begin(), names.end(), variant) == names.end()) {
-    std::string list;
-    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-    throw Error("unknown scan variant '" + variant + "' (known: " + list + ")");
+    throw Error("unknown scan variant '" + variant + "' (known: " + join(names) + ")");
   }
   if (variant == "default") {
     return has_forward_progress(device) ? "lookback" : "reduce-then-scan";

@@ -1,0 +1,35 @@
+// Small pieces every benchmark case needs: wall-clock milliseconds, reproducible inputs and
+// the usual power-of-two size lists.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace bench {
+
+inline double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// splitmix64: a reproducible pseudo-random 64-bit value per (seed, index), so inputs depend on
+// --seed alone and any element can be made without making the ones before it.
+inline std::uint64_t input_bits(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + index + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// 2^first, 2^(first+step), ... up to 2^last.
+inline std::vector<std::size_t> powers_of_two(int first, int last, int step = 1) {
+  std::vector<std::size_t> sizes;
+  for (int exponent = first; exponent <= last; exponent += step) {
+    sizes.push_back(std::size_t{1} << exponent);
+  }
+  return sizes;
+}
+
+}  // namespace bench
