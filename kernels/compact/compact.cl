@@ -54,8 +54,8 @@ inline uint selection_mask(const T* items, uint first, uint n, uint comparison, 
 }
 
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void compact_count(
-    const global T* in, global uint* group_counts, uint n, uint tiles_per_group,
-    uint comparison, T value) {
+    const global T* in, global uint* group_counts, uint n, uint tiles_per_group, uint comparison,
+    T value) {
   local uint scratch[WG_SIZE + SCAN_ROWS];
   const uint lid = get_local_id(0);
   const uint first_tile = get_group_id(0) * tiles_per_group;
