@@ -2,7 +2,8 @@
 # Sets the project up on Debian 12 and runs its jobs.
 #   bash setup.sh          install the Debian packages the project needs (only what is missing)
 #   bash setup.sh build    ... then configure and build into build/
-#   bash setup.sh demo     ... then run the main job headless on the best device found
+#   bash setup.sh demo     ... then run the main job headless on the best device found: every
+#                          app's apps/<app>/demo.sh
 #   bash setup.sh test     ... then check formatting and run the whole test suite (ctest)
 # Installs with apt-get (sudo when not root); says what it installs. SETUP_NO_GUI=1 skips GTK4.
 set -euo pipefail
@@ -63,8 +64,13 @@ case "$job" in
   install) install_missing ;;
   build) install_missing; build ;;
   demo)
+    # The main job: each app's demo.sh runs it headless on its built-in default and says where
+    # its output went; cl-info first, so the device in use is on top.
     install_missing; build
-    ./build/apps/cl-info/cl-info
+    bash apps/cl-info/demo.sh
+    for demo in apps/*/demo.sh; do
+      [ "$demo" = apps/cl-info/demo.sh ] || bash "$demo"
+    done
     ;;
   test)
     install_missing; check_format; build
