@@ -1,6 +1,8 @@
 #include "framework/primitives/sort.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
 #include <map>
 
 #include "framework/kernel.hpp"
@@ -29,10 +31,17 @@ struct Variant {
 
 enum SeedRadix : unsigned { seed_private, seed_local, seed_local_vec };
 
+// Radix parameter: how tiles are formed and ranked.
+enum RadixShape : unsigned { radix_device_choice, radix_tiles_split, radix_tiles_match };
+
+// Tile ranking, as RANK_MATCH in kernels/sort/radix.cl.
+enum class Ranking { split = 0, match_emulated = 1, match_ptx = 2 };
+
 const Variant kVariants[] = {
     {"default", Algorithm::radix, 0},  // resolved per device in the Sorter
     {"radix", Algorithm::radix, 0},
-    {"radix-tiles", Algorithm::radix, 1},  // the GPU shape of "radix" on any device
+    {"radix-tiles", Algorithm::radix, radix_tiles_split},  // GPU shape, split ranking, anywhere
+    {"radix-match", Algorithm::radix, radix_tiles_match},  // GPU shape, warp ranking, anywhere
     {"onesweep", Algorithm::onesweep, 0},
     {"bitonic", Algorithm::bitonic, 0},
     {"bitonic-fused-2", Algorithm::bitonic_fused, 2},
@@ -66,6 +75,24 @@ std::size_t next_power_of_two(std::size_t n) {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
+bool is_nvidia_gpu(const DeviceInfo& device) {
+  auto has = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+    return text.find("nvidia") != std::string::npos;
+  };
+  return device.type == DeviceType::gpu && (has(device.vendor) || has(device.platform_name));
+}
+
+// A positive integer from the environment (benchmark knobs), or `fallback`.
+std::size_t env_size(const char* name, std::size_t fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  const long value = std::strtol(text, nullptr, 10);
+  if (value <= 0)
+    throw Error(std::string("sort: ") + name + "='" + text + "' is not a positive integer");
+  return static_cast<std::size_t>(value);
+}
+
 std::string variant_list() {
   std::string names;
   for (const Variant& v : kVariants) names += (names.empty() ? "" : ", ") + std::string(v.name);
@@ -97,11 +124,13 @@ struct Sorter::Impl {
   std::size_t radix_work_group = 256;
   std::size_t radix_items = 16;
   bool radix_unroll = true;
+  Ranking ranking = Ranking::split;
   std::size_t radix_tile() const { return radix_work_group * radix_items; }
   std::string radix_options() const {
     return "-DRADIX_WG=" + std::to_string(radix_work_group) +
            " -DRADIX_ITEMS=" + std::to_string(radix_items) +
-           " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0");
+           " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0") +
+           " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking));
   }
 
   Impl(Runtime& rt, const std::string& name) : runtime(&rt), variant(name) {
@@ -124,6 +153,34 @@ struct Sorter::Impl {
     if (rt.device().type == DeviceType::cpu) {
       radix_work_group = 64;
       radix_unroll = false;
+    } else {
+      // Benchmark knobs; the defaults are the fastest measured (docs/sort.md).
+      radix_work_group = env_size("CLF_SORT_WG", radix_work_group);
+      radix_items = env_size("CLF_SORT_ITEMS", radix_items);
+      if (radix_work_group % 32 != 0 || radix_work_group > 1024 || radix_items < 8 ||
+          radix_work_group * radix_items > 16384) {
+        throw Error("sort: CLF_SORT_WG=" + std::to_string(radix_work_group) +
+                    " and CLF_SORT_ITEMS=" + std::to_string(radix_items) +
+                    " need a work-group of a multiple of 32 up to 1024, at least 8 items and a "
+                    "tile of at most 16384 keys");
+      }
+    }
+    // Warp ranking with inline PTX on NVIDIA GPUs (kept only if it builds, see radix_kernel);
+    // two 4-bit splits elsewhere. "radix-tiles" and "radix-match" fix the ranking.
+    const bool nvidia = is_nvidia_gpu(rt.device());
+    ranking = nvidia ? Ranking::match_ptx : Ranking::split;
+    if (const char* rank = std::getenv("CLF_SORT_RANK"); rank != nullptr && *rank != '\0') {
+      const std::string choice = rank;
+      if (choice != "split" && choice != "match") {
+        throw Error("sort: CLF_SORT_RANK='" + choice + "' (known: split, match)");
+      }
+      ranking = choice == "split" ? Ranking::split
+                : nvidia          ? Ranking::match_ptx
+                                  : Ranking::match_emulated;
+    }
+    if (algorithm == Algorithm::radix && parameter == radix_tiles_split) ranking = Ranking::split;
+    if (algorithm == Algorithm::radix && parameter == radix_tiles_match) {
+      ranking = nvidia ? Ranking::match_ptx : Ranking::match_emulated;
     }
     if (algorithm == Algorithm::onesweep && !has_forward_progress(rt.device())) {
       throw Error("sort: variant 'onesweep' needs forward progress between work-groups, which " +
@@ -170,6 +227,22 @@ struct Sorter::Impl {
                   .first;
     }
     return *found->second;
+  }
+
+  // A kernel of kernels/sort/radix.cl. The inline-PTX ranking is tried first where chosen; if
+  // the device's compiler rejects it, the sorter falls back to split ranking for good.
+  CLKernel& radix_kernel(const std::string& name, bool with_values) {
+    const char* file = "kernels/sort/radix.cl";
+    if (ranking != Ranking::match_ptx)
+      return kernel(file, name, options(with_values, radix_options()));
+    try {
+      return kernel(file, name, options(with_values, radix_options()));
+    } catch (const Error& error) {
+      std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
+                << runtime->device_name() << "; using split ranking: " << error.what() << "\n";
+      ranking = Ranking::split;
+      return kernel(file, name, options(with_values, radix_options()));
+    }
   }
 
   // Key types share programs (the kernels take the key kind as an argument): PoCL compiles
@@ -366,11 +439,11 @@ struct Sorter::Impl {
   }
 
   void sort_radix(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
-    const std::string opts = options(values != nullptr, radix_options());
     const auto key_kind = static_cast<cl_uint>(kind);
-    const char* file = "kernels/sort/radix.cl";
+    const bool with_values = values != nullptr;
     // CPUs: a few long chunks, one per work-item; elsewhere tiles ranked in local memory.
-    const bool chunks = runtime->device().type == DeviceType::cpu && parameter == 0;
+    const bool chunks =
+        runtime->device().type == DeviceType::cpu && parameter == radix_device_choice;
     const std::size_t parts =
         chunks ? std::min<std::size_t>(n, 8 * std::max(1U, runtime->device().compute_units))
                : ceil_div(n, radix_tile());
@@ -378,8 +451,10 @@ struct Sorter::Impl {
     const Range range = chunks ? Range::linear(parts, 1)
                                : Range::linear(parts * radix_work_group, radix_work_group);
     auto& counts = temporary<cl_uint>("tile-counts", parts * kDigits);
-    CLKernel& upsweep = kernel(file, chunks ? "radix_chunk_upsweep" : "radix_upsweep", opts);
-    CLKernel& downsweep = kernel(file, chunks ? "radix_chunk_downsweep" : "radix_downsweep", opts);
+    // The downsweep first: its build decides the ranking, which is part of every program's options.
+    CLKernel& downsweep =
+        radix_kernel(chunks ? "radix_chunk_downsweep" : "radix_downsweep", with_values);
+    CLKernel& upsweep = radix_kernel(chunks ? "radix_chunk_upsweep" : "radix_upsweep", with_values);
     const auto count = static_cast<cl_uint>(n);
     radix_passes(
         keys, values, kind, n,
@@ -407,9 +482,10 @@ struct Sorter::Impl {
   }
 
   void sort_onesweep(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
-    const std::string opts = options(values != nullptr, radix_options());
     const auto key_kind = static_cast<cl_uint>(kind);
-    const char* file = "kernels/sort/radix.cl";
+    const bool with_values = values != nullptr;
+    // The pass kernel first: its build decides the ranking, part of every program's options.
+    CLKernel& onesweep = radix_kernel("radix_onesweep", with_values);
     const std::size_t tiles = ceil_div(n, radix_tile());
     const std::size_t status_words = tiles * kDigits;
     auto& status_even = temporary<cl_uint>("status-even", status_words);
@@ -417,18 +493,17 @@ struct Sorter::Impl {
     auto& tickets = temporary<cl_uint>("tickets", kPasses);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    kernel(file, "radix_onesweep_init", opts)(
+    radix_kernel("radix_onesweep_init", with_values)(
         Range::linear(std::max(status_words, kPasses * kDigits), 256), status_even,
         static_cast<cl_uint>(status_words), tickets, digit_offsets);
     // Enough work-groups to fill the device; each strides over the keys.
     const std::size_t groups =
         std::min<std::size_t>(ceil_div(n, radix_tile()), 4 * runtime->device().compute_units);
-    kernel(file, "radix_global_histogram", opts)(
+    radix_kernel("radix_global_histogram", with_values)(
         Range::linear(groups * radix_work_group, radix_work_group), read_only(keys), key_kind,
         count, digit_offsets);
-    kernel(file, "radix_global_scan", opts)(Range::linear(radix_work_group, radix_work_group),
-                                            digit_offsets);
-    CLKernel& onesweep = kernel(file, "radix_onesweep", opts);
+    radix_kernel("radix_global_scan", with_values)(
+        Range::linear(radix_work_group, radix_work_group), digit_offsets);
     const Range range = Range::linear(tiles * radix_work_group, radix_work_group);
     radix_passes(keys, values, kind, n,
                  [&](cl_uint pass, BufferBase& from, BufferBase& to,

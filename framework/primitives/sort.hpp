@@ -15,7 +15,14 @@
 //   radix            portable LSD radix, 8-bit digits: upsweep (histograms), scan, downsweep
 //                    (scatter). On GPUs tiles of 4096 keys ranked in local memory; on CPUs one
 //                    long chunk of keys per work-item (what CPUs do fast)
-//   radix-tiles      "radix" with tiles on any device (so PoCL tests the GPU code path too)
+//   radix-tiles      "radix" with tiles on any device, ranked by two 4-bit splits
+//   radix-match      "radix" with tiles on any device, ranked by warp multi-split: inline PTX
+//                    (match.any.sync) on NVIDIA, emulated with barriers elsewhere (slow; it
+//                    tests the NVIDIA code's structure on PoCL)
+// Tile ranking on GPUs ("radix", "onesweep", "default"): warp multi-split on NVIDIA when its
+// inline PTX builds (else, and on other GPUs, two 4-bit splits). Benchmark knobs, read when a
+// Sorter is made (GPUs only): CLF_SORT_RANK=split|match, CLF_SORT_WG (work-group, multiple of
+// 32), CLF_SORT_ITEMS (keys per work-item, >= 8). docs/sort.md has the design and figures.
 //   onesweep         one pass per digit with a decoupled look-back; throws Error on devices
 //                    without forward progress between work-groups
 //   bitonic          Gruber 5.2.1: one launch per column of the network, global memory

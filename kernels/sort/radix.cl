@@ -26,6 +26,18 @@
 #define WITH_VALUES 0
 #endif
 #define TILE (RADIX_WG * RADIX_ITEMS)
+// How a tile is ranked by its 8-bit digit:
+//   0  two stable 4-bit splits in local memory (per-work-item counters, work-group scans)
+//   1  warp multi-split (see rank_tile_match) with the warp-level matching emulated through
+//      local memory and barriers: portable and slow, it tests the structure of mode 2 anywhere
+//   2  warp multi-split with NVIDIA's match.any.sync / shfl.sync in inline PTX (sm_70 and
+//      later); the host only asks for it on NVIDIA GPUs, after a trial build succeeds
+#ifndef RANK_MATCH
+#define RANK_MATCH 0
+#endif
+#define WARP 32
+#define WARPS (RADIX_WG / WARP)
+#define WARP_KEYS (WARP * RADIX_ITEMS)
 // Unrolling the per-item loops keeps their arrays in registers on GPUs; PoCL compiles much faster
 // without it and its work-item loops vectorise anyway.
 #ifndef RADIX_UNROLL_LOOPS
@@ -61,11 +73,15 @@ typedef struct {
   __local uint* run_base;   // DIGITS: output index of a run's key minus its local position
 } TileMemory;
 
+// In match mode the keys array first holds the per-warp digit counters (WARPS * DIGITS words):
+// the keys are in registers until they have been ranked.
+#define TILE_KEY_WORDS \
+  (RANK_MATCH && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
 #define DECLARE_TILE_MEMORY(name)                          \
-  __local uint name##_keys[PADDED(TILE)];                  \
-  __local ushort name##_indices[WITH_VALUES ? PADDED(TILE) : 1]; \
-  __local uint name##_counters[PADDED(COUNTER_WORDS)];     \
-  __local uint name##_scratch[RADIX_WG + 32];              \
+  __local uint name##_keys[TILE_KEY_WORDS];                \
+  __local ushort name##_indices[WITH_VALUES && !RANK_MATCH ? PADDED(TILE) : 1]; \
+  __local uint name##_counters[RANK_MATCH ? 1 : PADDED(COUNTER_WORDS)]; \
+  __local uint name##_scratch[RANK_MATCH == 1 ? 2 * RADIX_WG + 32 : RADIX_WG + 32]; \
   __local uint name##_start[DIGITS];                       \
   __local uint name##_end[DIGITS];                         \
   __local uint name##_base[DIGITS];                        \
@@ -208,12 +224,205 @@ RADIX_UNROLL
 #endif
 }
 
+// --- ranking by warp multi-split (RANK_MATCH 1 and 2) ----------------------------------------
+// Keys sit in registers "warp-striped": key j of lane l in warp w is tile key
+// w * WARP_KEYS + j * WARP + l, so each load and store of a warp covers 32 consecutive words.
+// Ranking goes round by round (j), in tile order: in each round a warp finds, for every lane,
+// the lanes holding the same digit (its peers); the lowest peer adds their number to the warp's
+// counter of that digit and hands the old value to them; each key's rank in its warp is that
+// value plus its peers in lower lanes. Per-warp counters then get a prefix over the warps and
+// over the digits, and a key's place in the tile sorted by digit is its rank plus its
+// (warp, digit) offset. Stable: ties keep tile order (warp, round, lane).
+
+#if RANK_MATCH == 2
+// Lanes are the work-item's position in its warp: NVIDIA forms warps from consecutive local ids.
+// match.any.sync and shfl.sync wait for all 32 lanes, so no lockstep execution is assumed; the
+// leader's atomic counter update completes (its result is shuffled) before any lane enters the
+// next round, which keeps the updates of successive rounds in order.
+inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* unused) {
+  uint peers;
+  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(peers) : "r"(digit));
+  const uint below = popcount(peers & ((1u << lane) - 1u));
+  const uint leader = 31u - clz(peers & (0u - peers));
+  uint base = 0;
+  if (lane == leader) base = atomic_add(&warp_counts[digit], popcount(peers));
+  uint shared;
+  asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+               : "=r"(shared)
+               : "r"(base), "r"(leader));
+  return shared + below;
+}
+#elif RANK_MATCH == 1
+// The same with local memory and two barriers: `lanes` holds 2 * RADIX_WG words (each
+// work-item's digit, then the leaders' counter values).
+inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* lanes) {
+  const uint lid = get_local_id(0);
+  __local uint* warp_digits = lanes + (lid - lane);
+  __local uint* warp_bases = lanes + RADIX_WG + (lid - lane);
+  warp_digits[lane] = digit;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint below = 0;
+  uint peers = 0;
+  uint leader = WARP;
+  for (uint l = 0; l < WARP; ++l) {
+    if (warp_digits[l] == digit) {
+      ++peers;
+      below += l < lane ? 1 : 0;
+      leader = min(leader, l);
+    }
+  }
+  if (lane == leader) {
+    const uint base = warp_counts[digit];
+    warp_counts[digit] = base + peers;
+    warp_bases[lane] = base;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return warp_bases[leader] + below;
+}
+#endif
+
+#if RANK_MATCH
+// Loads tile `tile` warp-striped into registers, padding past n with all-ones (sorts last).
+inline void load_tile_striped(const __global uint* keys, uint key_kind,
+#if WITH_VALUES
+                              const __global uint* values, uint* value,
+#endif
+                              uint n, uint tile, uint* key) {
+  const uint lid = get_local_id(0);
+  const uint base = tile * TILE + (lid / WARP) * WARP_KEYS + lid % WARP;
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = base + j * WARP;
+    key[j] = i < n ? to_ordered(keys[i], key_kind) : 0xffffffffu;
+#if WITH_VALUES
+    value[j] = i < n ? values[i] : 0;
+#endif
+  }
+}
+
+// Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
+// by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
+// keys array is free (it held the counters) and local memory is synchronised.
+inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position,
+                            TileMemory m) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  __local uint* counts = m.keys;  // counts[w * DIGITS + d]
+  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Work-item lid owns digits [lid * PER_ITEM, (lid + 1) * PER_ITEM): exclusive prefix over the
+  // warps in place, the digit's tile total kept.
+#define PER_ITEM ((DIGITS + RADIX_WG - 1) / RADIX_WG)
+  uint digit_total[PER_ITEM];
+  uint sum = 0;
+  for (uint k = 0; k < PER_ITEM; ++k) {
+    const uint d = lid * PER_ITEM + k;
+    uint running = 0;
+    if (d < DIGITS) {
+      for (uint w = 0; w < WARPS; ++w) {
+        const uint c = counts[w * DIGITS + d];
+        counts[w * DIGITS + d] = running;
+        running += c;
+      }
+    }
+    digit_total[k] = running;
+    sum += running;
+  }
+  uint total;
+  uint prefix = wg_exclusive_scan(sum, m.scratch, RADIX_WG, &total);
+  for (uint k = 0; k < PER_ITEM; ++k) {
+    const uint d = lid * PER_ITEM + k;
+    if (d < DIGITS) {
+      for (uint w = 0; w < WARPS; ++w) counts[w * DIGITS + d] += prefix;
+      m.run_start[d] = prefix;
+      // Padding keys (all-ones) are the last of digit DIGITS - 1 and not part of its run.
+      m.run_end[d] = prefix + digit_total[k] - (d == DIGITS - 1 ? TILE - valid : 0);
+    }
+    prefix += digit_total[k];
+  }
+#undef PER_ITEM
+  barrier(CLK_LOCAL_MEM_FENCE);
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[DIGIT(key[j], shift)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Puts the ranked keys into local memory in digit order.
+inline void store_ranked(const uint* key, const uint* position, TileMemory m) {
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = key[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Writes the tile's keys, sorted in local memory, to run_base[digit] + local position: runs of
+// one digit go out from consecutive work-items to consecutive addresses. With values, the
+// values follow the same way through local memory (where the keys were).
+inline void scatter_ranked(__global uint* keys_out, uint key_kind,
+#if WITH_VALUES
+                           __global uint* values_out, const uint* value, const uint* position,
+#endif
+                           uint shift, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+#if WITH_VALUES
+  uint destination[RADIX_ITEMS];
+#endif
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    const uint ordered = m.keys[SW(i)];
+    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
+    if (i < valid) keys_out[to] = from_ordered(ordered, key_kind);
+#if WITH_VALUES
+    destination[j] = to;
+#endif
+  }
+#if WITH_VALUES
+  barrier(CLK_LOCAL_MEM_FENCE);
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = value[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    if (i < valid) values_out[destination[j]] = m.keys[SW(i)];
+  }
+#endif
+}
+#endif  // RANK_MATCH
+
 #if WITH_VALUES
 #define VALUE_PARAMS , const __global uint *values, __global uint *values_out
 #define VALUE_ARGS values, values_out,
 #else
 #define VALUE_PARAMS
 #define VALUE_ARGS
+#endif
+
+// The tile steps the downsweep and onesweep kernels share: load, rank and (after the caller has
+// set run_base) scatter, in the ranking mode's way.
+#if RANK_MATCH && WITH_VALUES
+#define RANKED_TILE_BEGIN                                                      \
+  uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS];          \
+  load_tile_striped(keys, key_kind, values, value, n, tile, key);            \
+  rank_tile_match(key, shift, valid, position, m);                           \
+  store_ranked(key, position, m);
+#define SCATTER_TILE \
+  scatter_ranked(keys_out, key_kind, values_out, value, position, shift, valid, m)
+#elif RANK_MATCH
+#define RANKED_TILE_BEGIN                                                      \
+  uint key[RADIX_ITEMS], position[RADIX_ITEMS];                              \
+  load_tile_striped(keys, key_kind, n, tile, key);                           \
+  rank_tile_match(key, shift, valid, position, m);                           \
+  store_ranked(key, position, m);
+#define SCATTER_TILE scatter_ranked(keys_out, key_kind, shift, valid, m)
+#else
+#define SCATTER_TILE scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m)
 #endif
 
 // --- portable: upsweep, scan (kernels/sort/scan.cl), downsweep -------------------------------
@@ -247,13 +456,17 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_downsw
   const uint tile = get_group_id(0);
   const uint tiles = get_num_groups(0);
   const uint valid = min((uint)TILE, n - tile * TILE);
+#if RANK_MATCH
+  RANKED_TILE_BEGIN
+#else
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
+#endif
   for (uint d = get_local_id(0); d < DIGITS; d += RADIX_WG) {
     m.run_base[d] = offsets[d * tiles + tile] - m.run_start[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m);
+  SCATTER_TILE;
 }
 
 // --- portable, for CPUs: the same three steps with one long run of keys per work-item ---------
@@ -360,8 +573,12 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   // which also used it, has finished).
   for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
   const uint valid = min((uint)TILE, n - tile * TILE);
+#if RANK_MATCH
+  RANKED_TILE_BEGIN
+#else
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
+#endif
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     const uint count = m.run_end[d] - m.run_start[d];
     volatile __global uint* mine = status + tile * DIGITS + d;
@@ -383,5 +600,5 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
     m.run_base[d] = exclusive - m.run_start[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m);
+  SCATTER_TILE;
 }
