@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
@@ -17,19 +18,6 @@ namespace bench {
 namespace {
 
 namespace reference = clf::primitives::reference;
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-// splitmix64: a different, reproducible value per (seed, index).
-cl_uint input_bits(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + index + 1;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return static_cast<cl_uint>(z ^ (z >> 31));
-}
 
 const char* dtype_name(const cl_uint*) { return "uint32"; }
 const char* dtype_name(const cl_int*) { return "int32"; }
@@ -50,10 +38,7 @@ class SortCase : public BenchCase {
 
   std::vector<std::size_t> default_sizes(bool quick) const override {
     if (quick) return {1000, 4097, (std::size_t{1} << 16) + 1};
-    std::vector<std::size_t> sizes;
-    for (int exponent = 10; exponent <= 28; exponent += 2)
-      sizes.push_back(std::size_t{1} << exponent);
-    return sizes;
+    return powers_of_two(10, 28, 2);
   }
 
   std::size_t max_size(const clf::Runtime& runtime) const override {
@@ -78,7 +63,7 @@ class SortCase : public BenchCase {
     keys_.resize(n);
     values_.resize(with_values_ ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const cl_uint bits = input_bits(seed, i);
+      const auto bits = static_cast<cl_uint>(input_bits(seed, i));
       std::memcpy(&keys_[i], &bits, sizeof bits);
       if (with_values_) values_[i] = static_cast<cl_uint>(i);
     }

@@ -94,9 +94,10 @@ std::size_t env_size(const char* name, std::size_t fallback) {
 }
 
 std::string variant_list() {
-  std::string names;
-  for (const Variant& v : kVariants) names += (names.empty() ? "" : ", ") + std::string(v.name);
-  return names + ", bitonic-fused";
+  std::vector<std::string> names;
+  for (const Variant& v : kVariants) names.emplace_back(v.name);
+  names.emplace_back("bitonic-fused");
+  return join(names);
 }
 
 }  // namespace

@@ -44,8 +44,7 @@ __kernel void bitonic_finish(const __global ELEM* elements, KEYS_OUT(keys), uint
   values[i] = values_copy[(uint)e];
 }
 #else
-__kernel void bitonic_finish(const __global ELEM* elements, KEYS_OUT(keys), uint key_kind,
-                             uint n) {
+__kernel void bitonic_finish(const __global ELEM* elements, KEYS_OUT(keys), uint key_kind, uint n) {
   BIND_KEYS_OUT(keys);
   const uint i = get_global_id(0);
   if (i < n) keys[i] = from_ordered(elements[i], key_kind);
@@ -78,11 +77,11 @@ inline void bitonic_order(ELEM* x, uint a, uint b, bool ascending) {
 }
 
 #define BITONIC_MERGE1(x, asc)
-#define BITONIC_DEFINE_MERGE(LEVEL, HALF)                                               \
-  inline void bitonic_merge##LEVEL(ELEM* x, bool ascending) {                           \
-    for (uint j = 0; j < HALF; ++j) bitonic_order(x, j, j + HALF, ascending);           \
-    BITONIC_MERGE##HALF(x, ascending);                                                  \
-    BITONIC_MERGE##HALF(x + HALF, ascending);                                           \
+#define BITONIC_DEFINE_MERGE(LEVEL, HALF)                                     \
+  inline void bitonic_merge##LEVEL(ELEM* x, bool ascending) {                 \
+    for (uint j = 0; j < HALF; ++j) bitonic_order(x, j, j + HALF, ascending); \
+    BITONIC_MERGE##HALF(x, ascending);                                        \
+    BITONIC_MERGE##HALF(x + HALF, ascending);                                 \
   }
 BITONIC_DEFINE_MERGE(2, 1)
 #define BITONIC_MERGE2(x, asc) bitonic_merge2(x, asc)
@@ -92,18 +91,18 @@ BITONIC_DEFINE_MERGE(8, 4)
 #define BITONIC_MERGE8(x, asc) bitonic_merge8(x, asc)
 BITONIC_DEFINE_MERGE(16, 8)
 
-#define BITONIC_DEFINE_FUSED(LEVEL, LOG_LEVEL)                                          \
-  __kernel void bitonic_fused##LEVEL(__global ELEM* data, uint inc, uint boxwidth) {    \
-    const uint id = get_global_id(0);                                                   \
-    inc >>= (LOG_LEVEL - 1);                                                            \
-    const uint low = id & (inc - 1);                                                    \
-    const uint i = ((id - low) << LOG_LEVEL) + low;                                     \
-    const bool ascending = (boxwidth & i) == 0;                                         \
-    data += i;                                                                          \
-    ELEM x[LEVEL];                                                                      \
-    for (uint k = 0; k < LEVEL; ++k) x[k] = data[k * inc];                              \
-    bitonic_merge##LEVEL(x, ascending);                                                 \
-    for (uint k = 0; k < LEVEL; ++k) data[k * inc] = x[k];                              \
+#define BITONIC_DEFINE_FUSED(LEVEL, LOG_LEVEL)                                       \
+  __kernel void bitonic_fused##LEVEL(__global ELEM* data, uint inc, uint boxwidth) { \
+    const uint id = get_global_id(0);                                                \
+    inc >>= (LOG_LEVEL - 1);                                                         \
+    const uint low = id & (inc - 1);                                                 \
+    const uint i = ((id - low) << LOG_LEVEL) + low;                                  \
+    const bool ascending = (boxwidth & i) == 0;                                      \
+    data += i;                                                                       \
+    ELEM x[LEVEL];                                                                   \
+    for (uint k = 0; k < LEVEL; ++k) x[k] = data[k * inc];                           \
+    bitonic_merge##LEVEL(x, ascending);                                              \
+    for (uint k = 0; k < LEVEL; ++k) data[k * inc] = x[k];                           \
   }
 BITONIC_DEFINE_FUSED(2, 1)
 BITONIC_DEFINE_FUSED(4, 2)

@@ -1,6 +1,7 @@
 // Helpers shared by the sort kernels.
 //
-// Keys travel in memory with their own bits and are compared through an order-preserving map to uint ("ordered bits"):
+// Keys travel in memory with their own bits and are compared through an order-preserving map to
+// uint ("ordered bits"):
 //   uint:  unchanged
 //   int:   sign bit flipped, so INT_MIN maps to 0
 //   float: negative numbers have all bits flipped, others get the sign bit set. This is IEEE 754
@@ -21,13 +22,19 @@
 
 inline uint to_ordered(uint bits, uint key_kind) {
   const uint sign = bits & 0x80000000u;
-  const uint flip = key_kind == 0 ? 0u : key_kind == 1 ? 0x80000000u : sign ? 0xffffffffu : 0x80000000u;
+  const uint flip = key_kind == 0   ? 0u
+                    : key_kind == 1 ? 0x80000000u
+                    : sign          ? 0xffffffffu
+                                    : 0x80000000u;
   return bits ^ flip;
 }
 
 inline uint from_ordered(uint ordered, uint key_kind) {
   const uint sign = ordered & 0x80000000u;
-  const uint flip = key_kind == 0 ? 0u : key_kind == 1 ? 0x80000000u : sign ? 0x80000000u : 0xffffffffu;
+  const uint flip = key_kind == 0   ? 0u
+                    : key_kind == 1 ? 0x80000000u
+                    : sign          ? 0x80000000u
+                                    : 0xffffffffu;
   return ordered ^ flip;
 }
 

@@ -75,24 +75,23 @@ typedef struct {
 
 // In match mode the keys array first holds the per-warp digit counters (WARPS * DIGITS words):
 // the keys are in registers until they have been ranked.
-#define TILE_KEY_WORDS \
-  (RANK_MATCH && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
-#define DECLARE_TILE_MEMORY(name)                          \
-  __local uint name##_keys[TILE_KEY_WORDS];                \
-  __local ushort name##_indices[WITH_VALUES && !RANK_MATCH ? PADDED(TILE) : 1]; \
-  __local uint name##_counters[RANK_MATCH ? 1 : PADDED(COUNTER_WORDS)]; \
+#define TILE_KEY_WORDS (RANK_MATCH && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
+#define DECLARE_TILE_MEMORY(name)                                                   \
+  __local uint name##_keys[TILE_KEY_WORDS];                                         \
+  __local ushort name##_indices[WITH_VALUES && !RANK_MATCH ? PADDED(TILE) : 1];     \
+  __local uint name##_counters[RANK_MATCH ? 1 : PADDED(COUNTER_WORDS)];             \
   __local uint name##_scratch[RANK_MATCH == 1 ? 2 * RADIX_WG + 32 : RADIX_WG + 32]; \
-  __local uint name##_start[DIGITS];                       \
-  __local uint name##_end[DIGITS];                         \
-  __local uint name##_base[DIGITS];                        \
-  TileMemory name = {name##_keys,    name##_indices, name##_counters, name##_scratch, \
+  __local uint name##_start[DIGITS];                                                \
+  __local uint name##_end[DIGITS];                                                  \
+  __local uint name##_base[DIGITS];                                                 \
+  TileMemory name = {name##_keys,  name##_indices, name##_counters, name##_scratch, \
                      name##_start, name##_end,     name##_base}
 
 // Loads tile `tile` (coalesced), padding past n with all-ones, which sorts last.
 inline void load_tile(const __global uint* keys, uint key_kind, uint n, uint tile, TileMemory m) {
   const uint lid = get_local_id(0);
   const uint base = tile * TILE;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     m.keys[SW(i)] = base + i < n ? to_ordered(keys[base + i], key_kind) : 0xffffffffu;
@@ -113,7 +112,7 @@ inline void split_by_4_bits(uint bits, TileMemory m) {
 #if WITH_VALUES
   ushort index[RADIX_ITEMS];
 #endif
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     key[j] = m.keys[SW(lid * RADIX_ITEMS + j)];
 #if WITH_VALUES
@@ -121,9 +120,9 @@ RADIX_UNROLL
 #endif
   }
   // Counter of digit b: word (b & 7) of this work-item, 16-bit half (b >> 3).
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint w = 0; w < 8; ++w) m.counters[SW(w * RADIX_WG + lid)] = 0;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint b = (key[j] >> bits) & 15;
     const uint shift = (b >> 3) * 16;
@@ -135,7 +134,7 @@ RADIX_UNROLL
   barrier(CLK_LOCAL_MEM_FENCE);
   uint words[8];
   uint sum = 0;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint i = 0; i < 8; ++i) {
     words[i] = m.counters[SW(lid * 8 + i)];
     sum += words[i];
@@ -144,13 +143,13 @@ RADIX_UNROLL
   uint prefix = wg_exclusive_scan(sum, m.scratch, RADIX_WG, &total);
   // Digits 8..15 (high halves) come after all of digits 0..7 (low halves).
   prefix += (total & 0xffff) << 16;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint i = 0; i < 8; ++i) {
     m.counters[SW(lid * 8 + i)] = prefix;
     prefix += words[i];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint b = (key[j] >> bits) & 15;
     const uint position =
@@ -193,7 +192,7 @@ inline void scatter_tile(__global uint* keys_out, uint key_kind,
   uint destination[RADIX_ITEMS];
   ushort source[RADIX_ITEMS];
 #endif
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     if (i < valid) {
@@ -210,13 +209,13 @@ RADIX_UNROLL
   // The tile's values go through local memory (where the keys were) in load order, then out.
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint base = tile * TILE;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     if (base + i < n) m.keys[SW(i)] = values[base + i];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     if (i < valid) values_out[destination[j]] = m.keys[SW(source[j])];
@@ -290,7 +289,7 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
                               uint n, uint tile, uint* key) {
   const uint lid = get_local_id(0);
   const uint base = tile * TILE + (lid / WARP) * WARP_KEYS + lid % WARP;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = base + j * WARP;
     key[j] = i < n ? to_ordered(keys[i], key_kind) : 0xffffffffu;
@@ -303,15 +302,14 @@ RADIX_UNROLL
 // Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
 // by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
 // keys array is free (it held the counters) and local memory is synchronised.
-inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position,
-                            TileMemory m) {
+inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position, TileMemory m) {
   const uint lid = get_local_id(0);
   const uint lane = lid % WARP;
   __local uint* counts = m.keys;  // counts[w * DIGITS + d]
   for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
   }
@@ -348,14 +346,14 @@ RADIX_UNROLL
   }
 #undef PER_ITEM
   barrier(CLK_LOCAL_MEM_FENCE);
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[DIGIT(key[j], shift)];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // Puts the ranked keys into local memory in digit order.
 inline void store_ranked(const uint* key, const uint* position, TileMemory m) {
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = key[j];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -372,7 +370,7 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
 #if WITH_VALUES
   uint destination[RADIX_ITEMS];
 #endif
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     const uint ordered = m.keys[SW(i)];
@@ -384,10 +382,10 @@ RADIX_UNROLL
   }
 #if WITH_VALUES
   barrier(CLK_LOCAL_MEM_FENCE);
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = value[j];
   barrier(CLK_LOCAL_MEM_FENCE);
-RADIX_UNROLL
+  RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
     if (i < valid) values_out[destination[j]] = m.keys[SW(i)];
@@ -407,18 +405,18 @@ RADIX_UNROLL
 // The tile steps the downsweep and onesweep kernels share: load, rank and (after the caller has
 // set run_base) scatter, in the ranking mode's way.
 #if RANK_MATCH && WITH_VALUES
-#define RANKED_TILE_BEGIN                                                      \
-  uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS];          \
-  load_tile_striped(keys, key_kind, values, value, n, tile, key);            \
-  rank_tile_match(key, shift, valid, position, m);                           \
+#define RANKED_TILE_BEGIN                                           \
+  uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]; \
+  load_tile_striped(keys, key_kind, values, value, n, tile, key);   \
+  rank_tile_match(key, shift, valid, position, m);                  \
   store_ranked(key, position, m);
 #define SCATTER_TILE \
   scatter_ranked(keys_out, key_kind, values_out, value, position, shift, valid, m)
 #elif RANK_MATCH
-#define RANKED_TILE_BEGIN                                                      \
-  uint key[RADIX_ITEMS], position[RADIX_ITEMS];                              \
-  load_tile_striped(keys, key_kind, n, tile, key);                           \
-  rank_tile_match(key, shift, valid, position, m);                           \
+#define RANKED_TILE_BEGIN                          \
+  uint key[RADIX_ITEMS], position[RADIX_ITEMS];    \
+  load_tile_striped(keys, key_kind, n, tile, key); \
+  rank_tile_match(key, shift, valid, position, m); \
   store_ranked(key, position, m);
 #define SCATTER_TILE scatter_ranked(keys_out, key_kind, shift, valid, m)
 #else
@@ -475,8 +473,8 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_downsw
 // contiguous chunk with a private histogram, like a sequential radix sort. Counts are stored
 // digit-major (chunk_counts[digit * chunks + chunk]) so one scan gives stable offsets.
 
-__kernel void radix_chunk_upsweep(KEYS_IN(keys), uint key_kind, __global uint* chunk_counts,
-                                  uint n, uint shift, uint chunk) {
+__kernel void radix_chunk_upsweep(KEYS_IN(keys), uint key_kind, __global uint* chunk_counts, uint n,
+                                  uint shift, uint chunk) {
   BIND_KEYS_IN(keys);
   const uint id = get_global_id(0);
   const uint chunks = get_global_size(0);
@@ -488,9 +486,8 @@ __kernel void radix_chunk_upsweep(KEYS_IN(keys), uint key_kind, __global uint* c
   for (uint d = 0; d < DIGITS; ++d) chunk_counts[d * chunks + id] = counts[d];
 }
 
-__kernel void radix_chunk_downsweep(KEYS_IN(keys), KEYS_OUT(keys_out),
-                                    uint key_kind VALUE_PARAMS, const __global uint* offsets,
-                                    uint n, uint shift, uint chunk) {
+__kernel void radix_chunk_downsweep(KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS,
+                                    const __global uint* offsets, uint n, uint shift, uint chunk) {
   BIND_KEYS_IN(keys);
   BIND_KEYS_OUT(keys_out);
   const uint id = get_global_id(0);
@@ -512,8 +509,8 @@ __kernel void radix_chunk_downsweep(KEYS_IN(keys), KEYS_OUT(keys_out),
 // --- onesweep (forward progress between work-groups required) --------------------------------
 
 // Zeroes the look-back status of the first pass, the tickets and the digit counts.
-__kernel void radix_onesweep_init(__global uint* status, uint status_words,
-                                  __global uint* tickets, __global uint* digit_counts) {
+__kernel void radix_onesweep_init(__global uint* status, uint status_words, __global uint* tickets,
+                                  __global uint* digit_counts) {
   const uint i = get_global_id(0);
   if (i < status_words) status[i] = 0;
   if (i < PASSES) tickets[i] = 0;
@@ -557,7 +554,8 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_global
 }
 
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
-    KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass, __global uint* tickets, const __global uint* digit_offsets, __global uint* status,
+    KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass,
+    __global uint* tickets, const __global uint* digit_offsets, __global uint* status,
     __global uint* next_status) {
   BIND_KEYS_IN(keys);
   BIND_KEYS_OUT(keys_out);

@@ -34,37 +34,36 @@
 
 // Calls BODY(i, ordered_key) for each of the work-item's keys below n, in order.
 #if VECTOR_LOADS
-#define FOR_EACH_KEY(keys, BODY)                                                    \
-  for (uint v = 0; v < BLOCK_SIZE / 16; ++v) {                                      \
-    const uint first = begin + v * 16;                                              \
-    if (first + 16 <= n) {                                                          \
-      const uint16 loaded = vload16(0, keys + first);                               \
-      const uint lane[16] = {loaded.s0, loaded.s1, loaded.s2, loaded.s3,            \
-                             loaded.s4, loaded.s5, loaded.s6, loaded.s7,            \
-                             loaded.s8, loaded.s9, loaded.sa, loaded.sb,            \
-                             loaded.sc, loaded.sd, loaded.se, loaded.sf};           \
-      for (uint l = 0; l < 16; ++l) {                                               \
-        const uint i = first + l;                                                   \
-        const uint ordered = to_ordered(lane[l], key_kind);                         \
-        BODY                                                                        \
-      }                                                                             \
-    } else {                                                                        \
-      for (uint i = first; i < min(first + 16, n); ++i) {                           \
-        const uint ordered = to_ordered(keys[i], key_kind);                         \
-        BODY                                                                        \
-      }                                                                             \
-    }                                                                               \
+#define FOR_EACH_KEY(keys, BODY)                                                               \
+  for (uint v = 0; v < BLOCK_SIZE / 16; ++v) {                                                 \
+    const uint first = begin + v * 16;                                                         \
+    if (first + 16 <= n) {                                                                     \
+      const uint16 loaded = vload16(0, keys + first);                                          \
+      const uint lane[16] = {loaded.s0, loaded.s1, loaded.s2, loaded.s3, loaded.s4, loaded.s5, \
+                             loaded.s6, loaded.s7, loaded.s8, loaded.s9, loaded.sa, loaded.sb, \
+                             loaded.sc, loaded.sd, loaded.se, loaded.sf};                      \
+      for (uint l = 0; l < 16; ++l) {                                                          \
+        const uint i = first + l;                                                              \
+        const uint ordered = to_ordered(lane[l], key_kind);                                    \
+        BODY                                                                                   \
+      }                                                                                        \
+    } else {                                                                                   \
+      for (uint i = first; i < min(first + 16, n); ++i) {                                      \
+        const uint ordered = to_ordered(keys[i], key_kind);                                    \
+        BODY                                                                                   \
+      }                                                                                        \
+    }                                                                                          \
   }
 #else
-#define FOR_EACH_KEY(keys, BODY)                                                    \
-  for (uint i = begin; i < min(begin + BLOCK_SIZE, n); ++i) {                       \
-    const uint ordered = to_ordered(keys[i], key_kind);                             \
-    BODY                                                                            \
+#define FOR_EACH_KEY(keys, BODY)                              \
+  for (uint i = begin; i < min(begin + BLOCK_SIZE, n); ++i) { \
+    const uint ordered = to_ordered(keys[i], key_kind);       \
+    BODY                                                      \
   }
 #endif
 
-__kernel void radix_seed_histogram(KEYS_IN(keys), uint key_kind, __global uint* histograms,
-                                   uint n, uint shift HIST_PARAM) {
+__kernel void radix_seed_histogram(KEYS_IN(keys), uint key_kind, __global uint* histograms, uint n,
+                                   uint shift HIST_PARAM) {
   BIND_KEYS_IN(keys);
   const uint id = get_global_id(0);
   const uint items = get_global_size(0);
