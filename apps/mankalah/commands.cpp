@@ -373,7 +373,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     auto cell = [&](int column) {
       std::ostringstream text;
       if (seconds[column] < 0) return std::string("-");
-      text << std::fixed << std::setprecision(4) << seconds[column];
+      text << std::fixed << std::setprecision(6) << seconds[column];
       return text.str();
     };
     auto speedup = [&](int column) {

@@ -61,8 +61,8 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
 
 struct BenchOptions {
   int min_depth = 4, max_depth = 13;
-  double cell_limit_s = 4.0;  // a column stops once its next depth is predicted to take longer
-  int reach_ms = 1000;        // the "depth in 1 s" budget
+  double cell_limit_s = 10.0;  // a column stops once its next depth is predicted to take longer
+  int reach_ms = 1000;         // the "depth in 1 s" budget
   std::function<clf::Runtime&()> runtime;      // the chosen device
   std::function<clf::Runtime*()> cpu_runtime;  // a CPU OpenCL device, or null
   std::function<clf::Runtime*()> gpu_runtime;  // a GPU OpenCL device, or null

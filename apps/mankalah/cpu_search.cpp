@@ -139,8 +139,9 @@ SearchResult iterative_deepening(const KalahBoard& board, const SearchLimits& li
   for (int depth = 1; depth <= max_depth; ++depth) {
     const double started = clock.elapsed_ms();
     if (depth > 1 && clock.timed()) {
-      // Don't start a depth that is predicted not to finish in the time left.
-      if (clock.check() || previous_ms * growth > clock.remaining_ms()) break;
+      // Every search stops within milliseconds of the deadline, so a depth that might finish is
+      // tried; one predicted to need several times the time left is not started.
+      if (clock.check() || previous_ms * growth > 3 * clock.remaining_ms()) break;
     }
     // Depth 1 always completes, so there is always a searched move.
     const MinimaxOutcome outcome = one_depth(depth, depth == 1 ? nullptr : &clock);

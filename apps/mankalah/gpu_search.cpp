@@ -22,7 +22,7 @@ std::size_t local_bytes(int par) {
 // Frontier batches stay under this many positions (6^8, 27 MB of boards at most).
 constexpr int kMaxSeq = 8;
 // Launch chunks are sized to take about this long, so a timed search can stop between them.
-constexpr double kChunkSeconds = 0.02;
+constexpr double kChunkSeconds = 0.01;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -94,7 +94,7 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
       if (clock->check()) return false;
       if (seconds_per_leaf_ > 0) {
         const double per_board = seconds_per_leaf_ * leaves_per_board;
-        const double budget = std::min(kChunkSeconds, clock->remaining_ms() / 1000.0);
+        const double budget = std::min(kChunkSeconds, clock->remaining_ms() / 2000.0);
         chunk = std::min(chunk, std::max<std::size_t>(1, budget / per_board));
         // Not even one more group fits: stop rather than overrun.
         if (per_board > clock->remaining_ms() / 1000.0) return false;

@@ -14,11 +14,11 @@
 namespace mankalah {
 
 // How a depth is split: `pre` plies of plain recursion, `seq` plies whose positions form one
-// frontier batch, `par` plies per frontier position on the device.
+// frontier batch, `par` plies per frontier position on the device. As a request, -1 means "choose".
 struct LayerSplit {
-  int pre = 0;
-  int seq = 0;
-  int par = 0;
+  int pre = -1;
+  int seq = -1;
+  int par = -1;
 };
 
 class LayeredSearch {
