@@ -79,10 +79,9 @@ CLF_FUNCTION cl_int kalah_is_legal(const KalahBoard* board, cl_int pit) {
   return pit >= first && pit < first + KALAH_PITS && board->cells[pit] > 0 && !kalah_is_over(board);
 }
 
-// Plays `pit` for the side to move; returns the KALAH_RESULT_ bits or KALAH_ILLEGAL (the board
-// is then unchanged).
-CLF_FUNCTION cl_int kalah_play(KalahBoard* board, cl_int pit) {
-  if (!kalah_is_legal(board, pit)) return KALAH_ILLEGAL;
+// Sows `pit`, which must be a non-empty pit of the side to move in an unfinished game (searches
+// that generate only such moves call this directly); returns the KALAH_RESULT_ bits.
+CLF_FUNCTION cl_int kalah_sow(KalahBoard* board, cl_int pit) {
   const cl_int side = board->to_move;
   const cl_int skipped = kalah_store(1 - side);
   cl_int stones = board->cells[pit];
@@ -129,6 +128,13 @@ CLF_FUNCTION cl_int kalah_play(KalahBoard* board, cl_int pit) {
   }
   if (result != KALAH_RESULT_EXTRA_TURN) board->to_move = (cl_uchar)(1 - side);
   return result;
+}
+
+// Plays `pit` for the side to move; returns the KALAH_RESULT_ bits or KALAH_ILLEGAL (the board
+// is then unchanged).
+CLF_FUNCTION cl_int kalah_play(KalahBoard* board, cl_int pit) {
+  if (!kalah_is_legal(board, pit)) return KALAH_ILLEGAL;
+  return kalah_sow(board, pit);
 }
 
 // The seed's heuristic, from TOP's point of view.

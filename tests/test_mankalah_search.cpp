@@ -113,6 +113,24 @@ TEST(MankalahSearch, AlphaBetaEqualsMinimaxAtFixedDepth) {
   }
 }
 
+TEST(MankalahSearch, SubtreeAlphaBetaKernelEqualsMinimax) {
+  std::mt19937 rng(3);
+  SubtreeSearch subtree(clf_test::runtime());
+  for (int plies = 0; plies <= 7; ++plies) {
+    std::vector<KalahBoard> boards;
+    for (int i = 0; i < 40; ++i) boards.push_back(random_position(rng));
+    boards.push_back(kalah_start(KALAH_TOP));
+    std::vector<int> values;
+    std::uint64_t nodes = 0;
+    ASSERT_TRUE(subtree.evaluate(boards, plies, &values, &nodes, nullptr));
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      ASSERT_EQ(values[i], minimax(boards[i], plies).value)
+          << "position " << i << " plies " << plies;
+    }
+    EXPECT_GE(nodes, boards.size());
+  }
+}
+
 TEST(MankalahSearch, HybridEqualsMinimaxAtFixedDepth) {
   std::mt19937 rng(9);
   HybridEngine hybrid(clf_test::runtime(), 4, 3);

@@ -250,7 +250,7 @@ int run_perft(const PerftOptions& options, std::ostream& out, std::ostream& err)
 
 namespace {
 
-double elo_of(double score) { return -400.0 * std::log10(1.0 / score - 1.0); }
+double elo_of(double score) { return -400.0 * std::log10(1.0 / score - 1.0) + 0.0; }  // no -0.0
 
 // Plays one game; returns TOP's final margin.
 int play_game(KalahBoard board, Engine& top, Engine& bottom, const SearchLimits& limits) {

@@ -76,7 +76,7 @@ struct MinimaxSearcher {
     for (int pit = first; pit < first + KALAH_PITS; ++pit) {
       if (board.cells[pit] == 0) continue;
       KalahBoard child = board;
-      kalah_play(&child, pit);
+      kalah_sow(&child, pit);
       const int value = run(child, depth - 1, ply + 1);
       if (aborted) return 0;
       if (maximizing ? value > best : value < best) {
@@ -97,7 +97,7 @@ std::uint64_t perft_recursive(const KalahBoard& board, int depth) {
   for (int pit = first; pit < first + KALAH_PITS; ++pit) {
     if (board.cells[pit] == 0) continue;
     KalahBoard child = board;
-    kalah_play(&child, pit);
+    kalah_sow(&child, pit);
     leaves += perft_recursive(child, depth - 1);
   }
   return leaves;
@@ -264,7 +264,7 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   for (int i = 0; i < count; ++i) {
     const int pit = moves[i];
     KalahBoard child = board;
-    kalah_play(&child, pit);
+    kalah_sow(&child, pit);
     // At the root a lower-index move must win ties, so its window admits the current best.
     const bool admit_tie = ply == 0 && best_move >= 0 && pit < best_move;
     const int value = search(child, depth - 1, admit_tie && maximizing ? alpha - 1 : alpha,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 namespace mankalah {
 
@@ -76,6 +77,37 @@ LayerSplit LayeredSearch::choose_split(int depth, const LayerSplit& requested) c
   return split;
 }
 
+namespace {
+
+// Runs `launch(offset, count)` over `total` items in chunks that should take about
+// kChunkSeconds each at `*seconds_per_item` (measured here and updated), and returns false
+// without launching more once `clock` has run out or the next item would not fit the time left.
+bool launch_in_chunks(std::size_t total, StopClock* clock, double* seconds_per_item,
+                      const std::function<void(std::size_t, std::size_t)>& launch) {
+  std::size_t done = 0;
+  while (done < total) {
+    std::size_t chunk = total - done;
+    if (clock != nullptr && clock->timed()) {
+      if (clock->check()) return false;
+      const double left = clock->remaining_ms() / 1000.0;
+      if (*seconds_per_item > 0) {
+        if (*seconds_per_item > left) return false;
+        const double budget = std::min(kChunkSeconds, left / 2);
+        chunk = std::min(chunk, std::max<std::size_t>(1, budget / *seconds_per_item));
+      } else {
+        chunk = std::min<std::size_t>(chunk, 64);  // a first measurement
+      }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    launch(done, chunk);
+    *seconds_per_item = seconds_since(start) / static_cast<double>(chunk);
+    done += chunk;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
                              std::vector<int>* values, std::uint64_t* leaves, StopClock* clock) {
   values->assign(boards.size(), 0);
@@ -86,46 +118,50 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
   }
   const std::size_t group = group_size(plies);
   const std::size_t inner = inner_nodes(plies);
-  std::size_t leaves_per_board = inner * KALAH_PITS;  // a bound, for sizing chunks
-  std::size_t done = 0;
-  while (done < boards.size()) {
-    std::size_t chunk = boards.size() - done;
-    if (clock != nullptr && clock->timed()) {
-      if (clock->check()) return false;
-      if (seconds_per_leaf_ > 0) {
-        const double per_board = seconds_per_leaf_ * leaves_per_board;
-        const double budget = std::min(kChunkSeconds, clock->remaining_ms() / 2000.0);
-        chunk = std::min(chunk, std::max<std::size_t>(1, budget / per_board));
-        // Not even one more group fits: stop rather than overrun.
-        if (per_board > clock->remaining_ms() / 1000.0) return false;
-      } else {
-        chunk = std::min<std::size_t>(chunk, 256);
-      }
-    }
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<KalahBoard> part(boards.begin() + done, boards.begin() + done + chunk);
-    clf::Buffer<KalahBoard> frontier(runtime_, part);
-    clf::Buffer<cl_int> part_values(runtime_, chunk);
-    clf::Buffer<cl_uint> part_leaves(runtime_, chunk);
-    kernel_(clf::Range::linear(chunk * group, group), frontier, cl_uint(chunk), cl_uint(plies),
-            clf::write_only(part_values), clf::write_only(part_leaves),
-            clf::Local<KalahBoard>{inner}, clf::Local<cl_int>{inner}, clf::Local<cl_uint>{1});
-    const std::vector<cl_int>& got = part_values.host();
-    const std::vector<cl_uint>& got_leaves = part_leaves.host();
-    std::uint64_t chunk_leaves = 0;
-    for (std::size_t i = 0; i < chunk; ++i) {
-      (*values)[done + i] = got[i];
-      chunk_leaves += got_leaves[i];
-    }
-    *leaves += chunk_leaves;
-    const double took = seconds_since(start);
-    if (chunk_leaves > 0) {
-      seconds_per_leaf_ = took / static_cast<double>(chunk_leaves);
-      leaves_per_board = std::max<std::size_t>(1, chunk_leaves / chunk);
-    }
-    done += chunk;
-  }
-  return true;
+  return launch_in_chunks(
+      boards.size(), clock, &seconds_per_board_[plies], [&](std::size_t offset, std::size_t chunk) {
+        std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
+        clf::Buffer<KalahBoard> frontier(runtime_, part);
+        clf::Buffer<cl_int> part_values(runtime_, chunk);
+        clf::Buffer<cl_uint> part_leaves(runtime_, chunk);
+        kernel_(clf::Range::linear(chunk * group, group), frontier, cl_uint(chunk), cl_uint(plies),
+                clf::write_only(part_values), clf::write_only(part_leaves),
+                clf::Local<KalahBoard>{inner}, clf::Local<cl_int>{inner}, clf::Local<cl_uint>{1});
+        const std::vector<cl_int>& got = part_values.host();
+        const std::vector<cl_uint>& got_leaves = part_leaves.host();
+        for (std::size_t i = 0; i < chunk; ++i) {
+          (*values)[offset + i] = got[i];
+          *leaves += got_leaves[i];
+        }
+      });
+}
+
+SubtreeSearch::SubtreeSearch(clf::Runtime& runtime)
+    : runtime_(runtime),
+      kernel_(runtime, clf::kernel_source("kernels/mankalah/subtree_alphabeta.cl"),
+              "subtree_alphabeta") {}
+
+bool SubtreeSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
+                             std::vector<int>* values, std::uint64_t* nodes, StopClock* clock) {
+  plies = std::clamp(plies, 0, kMaxPlies);
+  values->assign(boards.size(), 0);
+  const std::size_t group =
+      std::min<std::size_t>(64, std::max<std::size_t>(1, kernel_.max_work_group_size()));
+  return launch_in_chunks(
+      boards.size(), clock, &seconds_per_board_[plies], [&](std::size_t offset, std::size_t chunk) {
+        std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
+        clf::Buffer<KalahBoard> positions(runtime_, part);
+        clf::Buffer<cl_int> part_values(runtime_, chunk);
+        clf::Buffer<cl_uint> part_nodes(runtime_, chunk);
+        kernel_(clf::Range::linear(chunk, group), positions, cl_uint(chunk), cl_uint(plies),
+                clf::write_only(part_values), clf::write_only(part_nodes));
+        const std::vector<cl_int>& got = part_values.host();
+        const std::vector<cl_uint>& got_nodes = part_nodes.host();
+        for (std::size_t i = 0; i < chunk; ++i) {
+          (*values)[offset + i] = got[i];
+          *nodes += got_nodes[i];
+        }
+      });
 }
 
 void LayeredSearch::collect(const KalahBoard& board, int seq_left,
@@ -140,7 +176,7 @@ void LayeredSearch::collect(const KalahBoard& board, int seq_left,
   for (int pit = first; pit < first + KALAH_PITS; ++pit) {
     if (board.cells[pit] == 0) continue;
     KalahBoard child = board;
-    kalah_play(&child, pit);
+    kalah_sow(&child, pit);
     collect(child, seq_left - 1, frontier);
   }
 }
@@ -155,7 +191,7 @@ int LayeredSearch::reduce(const KalahBoard& board, int seq_left, const std::vect
   for (int pit = first; pit < first + KALAH_PITS; ++pit) {
     if (board.cells[pit] == 0) continue;
     KalahBoard child = board;
-    kalah_play(&child, pit);
+    kalah_sow(&child, pit);
     const int value = reduce(child, seq_left - 1, values, next, nullptr);
     if (maximizing ? value > best : value < best) {  // strict: the lowest index wins ties
       best = value;
@@ -190,7 +226,7 @@ int LayeredSearch::pre_search(const KalahBoard& board, int pre_left, const Layer
   for (int pit = first; pit < first + KALAH_PITS; ++pit) {
     if (board.cells[pit] == 0) continue;
     KalahBoard child = board;
-    kalah_play(&child, pit);
+    kalah_sow(&child, pit);
     const int value = pre_search(child, pre_left - 1, split, ply + 1, nullptr);
     if (aborted_) return 0;
     if (maximizing ? value > best : value < best) {
@@ -236,7 +272,7 @@ std::uint64_t LayeredSearch::perft(const KalahBoard& board, int depth, int par) 
       for (int pit = first; pit < first + KALAH_PITS; ++pit) {
         if (b.cells[pit] == 0) continue;
         KalahBoard child = b;
-        kalah_play(&child, pit);
+        kalah_sow(&child, pit);
         next.push_back(child);
       }
     }
@@ -260,8 +296,10 @@ SearchResult GpuLayeredEngine::search(const KalahBoard& board, const SearchLimit
 
 HybridEngine::HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies)
     : gpu_(runtime), top_(tt_megabytes), gpu_plies_(gpu_plies) {
-  if (gpu_plies_ < 0) gpu_plies_ = gpu_.max_par();
-  gpu_plies_ = std::min(gpu_plies_, gpu_.max_par());
+  // A first guess, to be tuned on the GPU machine: deep enough that each work-item has a few
+  // thousand positions to search, shallow on CPU devices where work-items are not cheap.
+  if (gpu_plies_ < 0) gpu_plies_ = runtime.device().type == clf::DeviceType::gpu ? 7 : 3;
+  gpu_plies_ = std::min(gpu_plies_, SubtreeSearch::kMaxPlies);
 }
 
 HybridEngine::Key HybridEngine::key_of(const KalahBoard& board) {

@@ -57,10 +57,26 @@ class LayeredSearch {
   clf::Runtime& runtime_;
   clf::CLKernel kernel_;
   int max_par_ = 1;
-  double seconds_per_leaf_ = 0;  // measured, to size chunks and predict launches
+  double seconds_per_board_[8] = {};  // per plies, measured, to size launch chunks
   StopClock* clock_ = nullptr;
   bool aborted_ = false;
   std::uint64_t nodes_ = 0;
+};
+
+// Exact values of many positions to a few plies, one work-item per position running alpha-beta
+// in private memory (kernels/mankalah/subtree_alphabeta.cl): the hybrid engine's device stage.
+class SubtreeSearch {
+ public:
+  static constexpr int kMaxPlies = 16;
+  explicit SubtreeSearch(clf::Runtime& runtime);
+  // Like LayeredSearch::evaluate; `nodes` gets the positions visited.
+  bool evaluate(const std::vector<KalahBoard>& boards, int plies, std::vector<int>* values,
+                std::uint64_t* nodes, StopClock* clock);
+
+ private:
+  clf::Runtime& runtime_;
+  clf::CLKernel kernel_;
+  double seconds_per_board_[kMaxPlies + 1] = {};
 };
 
 class GpuLayeredEngine : public Engine {
@@ -77,9 +93,9 @@ class GpuLayeredEngine : public Engine {
 };
 
 // Alpha-beta on the CPU down to depth - g; each horizon position's value is its exact g-ply
-// minimax value, computed on the GPU in batches: a pass that meets unknown horizon positions
-// uses the heuristic for them provisionally and queues them; the queue is evaluated in one
-// launch and the pass repeated until one meets none. The last pass is plain alpha-beta over
+// minimax value, computed on the GPU (SubtreeSearch) in batches: a pass that meets unknown horizon
+// positions uses the heuristic for them provisionally and queues them; the queue is evaluated in
+// one launch and the pass repeated until one meets none. The last pass is plain alpha-beta over
 // exact values, so the root value equals minimax(board, depth).
 class HybridEngine : public Engine {
  public:
@@ -98,7 +114,7 @@ class HybridEngine : public Engine {
   using Key = std::pair<std::uint64_t, std::uint64_t>;
   static Key key_of(const KalahBoard& board);
 
-  LayeredSearch gpu_;
+  SubtreeSearch gpu_;
   AlphaBeta top_;
   int gpu_plies_;
   std::unordered_map<Key, int, BoardHash> known_;  // exact gpu_plies-deep values

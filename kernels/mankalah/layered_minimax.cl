@@ -23,7 +23,7 @@ static int value_over_children(KalahBoard board, uint* leaves) {
   for (int i = 0; i < KALAH_PITS; ++i) {
     if (board.cells[first + i] == 0) continue;
     KalahBoard child = board;
-    kalah_play(&child, first + i);
+    kalah_sow(&child, first + i);
     const int value = kalah_leaf_value(&child);
     best = maximizing ? max(best, value) : min(best, value);
     *leaves += 1;
@@ -57,7 +57,7 @@ __kernel void layered_minimax(__global const KalahBoard* frontier, uint count, u
       if (board.mark != NO_BOARD && !kalah_is_over(&board)) {
         const int pit = kalah_first_pit(board.to_move) + (int)((node - 1) % KALAH_PITS);
         if (board.cells[pit] > 0) {
-          kalah_play(&board, pit);
+          kalah_sow(&board, pit);
         } else {
           board.mark = NO_BOARD;
         }
