@@ -341,7 +341,8 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
          "split is pre+seq+par with par from the device's local memory.\n";
   out << "CPU device: " << (cpu_device ? cpu_device->device_name() : "none")
       << "; GPU: " << (gpu_device ? gpu_device->device_name() : "none") << "\n\n";
-  out << "| depth | leaves | sequential (s) | layered, CPU device (s) | layered, GPU (s) | split "
+  out << "| depth | nodes (sequential) | sequential (s) | layered, CPU device (s) | layered, GPU "
+         "(s) | split "
          "(GPU) | speedup CPU dev | speedup GPU | values |\n";
   out << "|---|---|---|---|---|---|---|---|---|\n";
   double last[3] = {0, 0, 0};
@@ -353,6 +354,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     double seconds[3] = {-1, -1, -1};
     int values[3] = {0, 0, 0};
     int moves[3] = {-1, -1, -1};
+    std::uint64_t sequential_nodes = 0;
     for (int column = 0; column < 3; ++column) {
       if (skip[column]) continue;
       if (last[column] > 0 && last[column] * 6 > options.cell_limit_s) {
@@ -368,6 +370,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
       last[column] = seconds[column];
       values[column] = outcome.value;
       moves[column] = outcome.move;
+      if (column == 0) sequential_nodes = outcome.nodes;
     }
     if (seconds[0] < 0 && seconds[1] < 0 && seconds[2] < 0) break;
     auto cell = [&](int column) {
@@ -394,7 +397,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
       const LayerSplit s = layered->choose_split(depth, {});
       split = std::to_string(s.pre) + "+" + std::to_string(s.seq) + "+" + std::to_string(s.par);
     }
-    out << "| " << depth << " | " << (seconds[0] >= 0 ? std::to_string(perft(start, depth)) : "-")
+    out << "| " << depth << " | " << (seconds[0] >= 0 ? std::to_string(sequential_nodes) : "-")
         << " | " << cell(0) << " | " << cell(1) << " | " << cell(2) << " | " << split << " | "
         << speedup(1) << " | " << speedup(2) << " | " << (agree ? "equal" : "DIFFER") << " |\n"
         << std::flush;
@@ -417,6 +420,61 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         << std::setprecision(1) << result.ms << " | " << result.move << " | " << result.score
         << " |\n"
         << std::flush;
+  }
+  if (options.split_depth > 0) {
+    // The seed's §5.3.1 question: how to divide the CPU plies between pre and seq.
+    LayeredSearch* layered = on_gpu ? on_gpu.get() : on_cpu.get();
+    if (layered != nullptr) {
+      const int par = layered->choose_split(options.split_depth, {}).par;
+      out << "\nSplits at depth " << options.split_depth << " on "
+          << layered->runtime().device_name()
+          << ":\n\n| pre | seq | par | seconds |\n|---|---|---|---|\n";
+      for (int pre = std::max(0, options.split_depth - par - 8); pre < options.split_depth - par;
+           ++pre) {
+        const LayerSplit split{pre, options.split_depth - par - pre, par};
+        const auto t0 = std::chrono::steady_clock::now();
+        layered->search_depth(start, options.split_depth, split, nullptr);
+        out << "| " << split.pre << " | " << split.seq << " | " << split.par << " | " << std::fixed
+            << std::setprecision(4)
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
+            << " |\n"
+            << std::flush;
+      }
+    }
+  }
+  if (options.suite > 0) {
+    // A fixed suite of positions (random openings of 4-12 plies, seed 2013): the mean depth
+    // alphabeta and hybrid reach in the budget.
+    std::mt19937 rng(2013);
+    std::vector<KalahBoard> suite;
+    while (static_cast<int>(suite.size()) < options.suite) {
+      KalahBoard board = kalah_start(KALAH_BOTTOM);
+      const int plies = 4 + static_cast<int>(rng() % 9);
+      for (int ply = 0; ply < plies && !kalah_is_over(&board); ++ply) {
+        const std::vector<int> moves = legal_moves(board);
+        kalah_play(&board, moves[rng() % moves.size()]);
+      }
+      if (!kalah_is_over(&board)) suite.push_back(board);
+    }
+    out << "\nSuite of " << suite.size() << " positions, " << options.reach_ms
+        << " ms each:\n\n| engine | mean depth | depths |\n|---|---|---|\n";
+    for (const std::string name : {"alphabeta", "hybrid"}) {
+      EngineOptions engine_options;
+      engine_options.runtime = options.runtime;
+      std::unique_ptr<Engine> engine = make_engine(name, engine_options);
+      double total = 0;
+      std::string depths;
+      for (const KalahBoard& board : suite) {
+        SearchLimits limits;
+        limits.time_ms = options.reach_ms;
+        const SearchResult result = engine->search(board, limits);
+        total += result.depth;
+        depths += (depths.empty() ? "" : " ") + std::to_string(result.depth);
+      }
+      out << "| " << name << " | " << std::fixed << std::setprecision(2) << total / suite.size()
+          << " | " << depths << " |\n"
+          << std::flush;
+    }
   }
   return 0;
 }

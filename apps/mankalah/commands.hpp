@@ -62,6 +62,8 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
 struct BenchOptions {
   int min_depth = 4, max_depth = 13;
   double cell_limit_s = 10.0;  // a column stops once its next depth is predicted to take longer
+  int split_depth = 0;         // > 0: also time every pre/seq division of this depth
+  int suite = 0;               // > 0: mean depth of alphabeta and hybrid over this many positions
   int reach_ms = 1000;         // the "depth in 1 s" budget
   std::function<clf::Runtime&()> runtime;      // the chosen device
   std::function<clf::Runtime*()> cpu_runtime;  // a CPU OpenCL device, or null

@@ -267,8 +267,19 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
     kalah_sow(&child, pit);
     // At the root a lower-index move must win ties, so its window admits the current best.
     const bool admit_tie = ply == 0 && best_move >= 0 && pit < best_move;
-    const int value = search(child, depth - 1, admit_tie && maximizing ? alpha - 1 : alpha,
-                             admit_tie && !maximizing ? beta + 1 : beta, ply + 1);
+    int value;
+    if (ply > 0 && i > 0 && beta - alpha > 1) {
+      // Principal variation search: later moves are first only tested against the bound the
+      // first one set (a null window), and searched in full only when they beat it.
+      value = maximizing ? search(child, depth - 1, alpha, alpha + 1, ply + 1)
+                         : search(child, depth - 1, beta - 1, beta, ply + 1);
+      if (!aborted_ && value > alpha && value < beta) {
+        value = search(child, depth - 1, alpha, beta, ply + 1);
+      }
+    } else {
+      value = search(child, depth - 1, admit_tie && maximizing ? alpha - 1 : alpha,
+                     admit_tie && !maximizing ? beta + 1 : beta, ply + 1);
+    }
     if (aborted_) return 0;
     const bool better = maximizing ? (value > best || (admit_tie && value == best))
                                    : (value < best || (admit_tie && value == best));

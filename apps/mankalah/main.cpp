@@ -103,7 +103,12 @@ int main(int argc, char** argv) try {
       ->add_option("--cell-limit-s", bench.cell_limit_s,
                    "skip a column's next depth once predicted to take longer")
       ->capture_default_str();
-  bench_command->add_option("--reach-ms", bench.reach_ms)->capture_default_str();
+  bench_command->add_option("--reach-ms", bench.reach_ms, "time budget of the depth tables")
+      ->capture_default_str();
+  bench_command->add_option("--split-depth", bench.split_depth,
+                            "also time every pre/seq division of this depth");
+  bench_command->add_option("--suite", bench.suite,
+                            "also the mean depth of alphabeta and hybrid over N positions");
 
   CLI11_PARSE(app, argc, argv);
   if (device_options.handle_list_devices()) return 0;
