@@ -294,6 +294,30 @@ SearchResult GpuLayeredEngine::search(const KalahBoard& board, const SearchLimit
 
 // ---- hybrid ----
 
+namespace {
+
+// A cheap full-width value, the provisional stand-in for a queued horizon position.
+int shallow_value(const KalahBoard& board, int depth) {
+  if (depth == 0 || kalah_is_over(&board)) return kalah_leaf_value(&board);
+  const bool maximizing = board.to_move == KALAH_TOP;
+  int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
+  const int first = kalah_first_pit(board.to_move);
+  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
+    if (board.cells[pit] == 0) continue;
+    KalahBoard child = board;
+    kalah_sow(&child, pit);
+    const int value = shallow_value(child, depth - 1);
+    best = maximizing ? std::max(best, value) : std::min(best, value);
+  }
+  return best;
+}
+
+// Plies of that stand-in: the heuristic alone misleads the passes (about twice as many of them
+// on PoCL), two plies cost ~36 positions each.
+constexpr int kProvisionalPlies = 2;
+
+}  // namespace
+
 HybridEngine::HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies)
     : gpu_(runtime), top_(tt_megabytes), gpu_plies_(gpu_plies) {
   // A first guess, to be tuned on the GPU machine: deep enough that each work-item has a few
@@ -320,7 +344,8 @@ MinimaxOutcome HybridEngine::search_depth(const KalahBoard& board, int depth, St
     const auto found = known_.find(key);
     if (found != known_.end()) return found->second;
     if (queued_.emplace(key, queue_.size()).second) queue_.push_back(leaf);
-    return kalah_heuristic(&leaf);  // provisional: this pass will be repeated
+    // Provisional: this pass will be repeated.
+    return shallow_value(leaf, std::min(kProvisionalPlies, gpu_plies));
   });
   MinimaxOutcome outcome;
   std::uint64_t nodes = 0;

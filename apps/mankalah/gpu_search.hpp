@@ -94,8 +94,8 @@ class GpuLayeredEngine : public Engine {
 
 // Alpha-beta on the CPU down to depth - g; each horizon position's value is its exact g-ply
 // minimax value, computed on the GPU (SubtreeSearch) in batches: a pass that meets unknown horizon
-// positions uses the heuristic for them provisionally and queues them; the queue is evaluated in
-// one launch and the pass repeated until one meets none. The last pass is plain alpha-beta over
+// positions uses a 2-ply CPU value for them provisionally and queues them; the queue is evaluated
+// in one launch and the pass repeated until one meets none. The last pass is plain alpha-beta over
 // exact values, so the root value equals minimax(board, depth).
 class HybridEngine : public Engine {
  public:
