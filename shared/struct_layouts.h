@@ -4,12 +4,14 @@
 #ifndef SHARED_STRUCT_LAYOUTS_H
 #define SHARED_STRUCT_LAYOUTS_H
 
+#include "shared/kalah.h"
 #include "shared/random.h"
 #include "shared/selftest.h"
 
 #define CLF_SHARED_STRUCTS(STRUCT)                   \
   STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS) \
   STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
-  STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)
+  STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)           \
+  STRUCT(KalahBoard, KALAH_BOARD_FIELDS)
 
 #endif  // SHARED_STRUCT_LAYOUTS_H

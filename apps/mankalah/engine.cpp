@@ -1,0 +1,34 @@
+#include "engine.hpp"
+
+#include <stdexcept>
+
+#include "cpu_search.hpp"
+#include "gpu_search.hpp"
+
+namespace mankalah {
+
+const std::vector<std::string>& engine_names() {
+  static const std::vector<std::string> names = {"bonzo", "minimax", "gpu-layered", "alphabeta",
+                                                 "hybrid"};
+  return names;
+}
+
+std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options) {
+  if (name == "bonzo") return std::make_unique<BonzoEngine>();
+  if (name == "minimax") return std::make_unique<MinimaxEngine>();
+  if (name == "alphabeta") return std::make_unique<AlphaBetaEngine>(options.tt_megabytes);
+  if (name == "gpu-layered" || name == "hybrid") {
+    if (!options.runtime)
+      throw std::invalid_argument("engine '" + name + "' needs an OpenCL device");
+    if (name == "hybrid") {
+      return std::make_unique<HybridEngine>(options.runtime(), options.tt_megabytes, options.par);
+    }
+    return std::make_unique<GpuLayeredEngine>(options.runtime(),
+                                              LayerSplit{options.pre, options.seq, options.par});
+  }
+  std::string known;
+  for (const std::string& n : engine_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown engine '" + name + "' (engines: " + known + ")");
+}
+
+}  // namespace mankalah

@@ -1,0 +1,96 @@
+// The engines' common interface: a search from a position under a depth and/or time limit that
+// a caller (the terminal game, a future GUI thread) can cancel.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "shared/kalah.h"
+
+namespace clf {
+class Runtime;
+}
+
+namespace mankalah {
+
+struct SearchLimits {
+  int depth = 0;    // plies; 0: no depth limit (then time_ms must be set)
+  int time_ms = 0;  // wall-clock budget for the whole search; 0: none (then depth must be set)
+  const std::atomic<bool>* stop = nullptr;  // set by another thread to end the search early
+};
+
+struct SearchResult {
+  int move = -1;  // cell index, -1 when the game is over
+  int score = 0;  // TOP's point of view
+  int depth = 0;  // the deepest fully searched depth the move comes from
+  std::uint64_t nodes = 0;
+  double ms = 0;
+  std::vector<int> pv;  // as far as the engine knows it (gpu-layered: the root move only)
+};
+
+// Called after each completed iteration of iterative deepening (for status lines).
+using ProgressCallback = std::function<void(const SearchResult&)>;
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  // Thread-compatible: one search at a time per engine object; run it off the UI thread.
+  virtual SearchResult search(const KalahBoard& board, const SearchLimits& limits) = 0;
+  void set_progress(ProgressCallback progress) { progress_ = std::move(progress); }
+
+ protected:
+  ProgressCallback progress_;
+};
+
+// A deadline and a cancel flag, checked cheaply and often by the searches.
+class StopClock {
+ public:
+  explicit StopClock(const SearchLimits& limits);
+  // True once the budget is spent or the caller asked to stop (checks the clock every 1024 calls).
+  bool should_stop() {
+    if (stopped_) return true;
+    if ((++calls_ & 1023) != 0) return false;
+    return check();
+  }
+  bool check();
+  double elapsed_ms() const;
+  double remaining_ms() const;  // infinity without a time limit
+  bool timed() const { return time_ms_ > 0; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  int time_ms_;
+  const std::atomic<bool>* stop_;
+  std::uint32_t calls_ = 0;
+  bool stopped_ = false;
+};
+
+// What engines need from outside: a lazily created OpenCL runtime for the GPU ones, and how
+// the GPU search is split.
+struct EngineOptions {
+  std::function<clf::Runtime&()> runtime;
+  int pre = -1;  // --pre, --seq, --par of gpu-layered; -1: chosen from the device and depth
+  int seq = -1;
+  int par = -1;
+  std::size_t tt_megabytes = 64;  // alphabeta/hybrid transposition table
+};
+
+// The engine names --engine accepts.
+const std::vector<std::string>& engine_names();
+// Throws std::invalid_argument naming the engines there are when `name` is not one of them.
+std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options);
+
+// The baseline: a go-again pit if any, else the first non-empty pit from the store end.
+int bonzo_move(const KalahBoard& board);
+
+// Legal moves of the side to move, lowest cell index first.
+std::vector<int> legal_moves(const KalahBoard& board);
+
+}  // namespace mankalah

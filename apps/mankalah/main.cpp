@@ -1,0 +1,141 @@
+// cl-mankalah: play Kalah in the terminal, analyze positions, perft, engine matches and the
+// seed's layered-minimax benchmark. The subcommands live in commands.cpp (mankalah_core).
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "engine.hpp"
+#include "framework/clf.hpp"
+#include "framework/cli.hpp"
+
+namespace {
+
+// One runtime per process, made when an engine first needs the device.
+struct LazyRuntime {
+  const clf::DeviceOptions* options = nullptr;
+  std::unique_ptr<clf::Runtime> runtime;
+  clf::Runtime& get() {
+    if (!runtime) runtime = options->make_runtime();
+    return *runtime;
+  }
+};
+
+void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
+  std::string names;
+  for (const std::string& n : mankalah::engine_names()) names += (names.empty() ? "" : "|") + n;
+  command.add_option("--engine", choice.engine, "engine: " + names)->capture_default_str();
+  command.add_option("--time-ms", choice.time_ms, "time per move in ms (iterative deepening)");
+  command.add_option("--depth", choice.depth, "fixed search depth in plies");
+  command.add_option("--pre", choice.pre, "gpu-layered: plain CPU plies on top");
+  command.add_option("--seq", choice.seq, "gpu-layered: CPU plies that build one frontier batch");
+  command.add_option("--par", choice.par,
+                     "gpu-layered/hybrid: plies per frontier position on the device");
+}
+
+std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
+                                              const clf::DeviceRequest& settings) {
+  for (const clf::DeviceInfo& device : clf::enumerate_devices()) {
+    if (device.type == type) return std::make_unique<clf::Runtime>(device, settings);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  CLI::App app{"Mankalah (Kalah, 6 pits, 4 stones) against CPU and GPU minimax engines."};
+  app.require_subcommand(1);
+  clf::DeviceOptions device_options;
+  device_options.add_to(app);
+  LazyRuntime lazy{&device_options, nullptr};
+  auto runtime = [&lazy]() -> clf::Runtime& { return lazy.get(); };
+
+  mankalah::PlayOptions play;
+  play.ai.runtime = runtime;
+  CLI::App* play_command = app.add_subcommand("play", "play in the terminal");
+  add_engine_options(*play_command, play.ai);
+  play_command->add_option("--first", play.first, "who moves first: human|ai")
+      ->capture_default_str();
+  play_command->add_option("--side", play.side, "your side: top|bottom")->capture_default_str();
+  play_command->add_flag("--script", play.script,
+                         "read moves from stdin without prompts, write JSON lines");
+  play_command->add_flag("--selfplay", play.selfplay, "the engine plays both sides");
+  play_command->add_option("--log", play.log_path, "JSON-lines log file");
+
+  mankalah::AnalyzeOptions analyze;
+  analyze.ai.runtime = runtime;
+  CLI::App* analyze_command = app.add_subcommand("analyze", "search one position, print JSON");
+  add_engine_options(*analyze_command, analyze.ai);
+  analyze_command->add_option("--board", analyze.board, "\"c0,...,c13\" (default: the start)");
+  analyze_command->add_option("--to-move", analyze.to_move, "top|bottom")->capture_default_str();
+
+  mankalah::PerftOptions perft;
+  perft.runtime = runtime;
+  CLI::App* perft_command = app.add_subcommand("perft", "count the leaves of the full-width tree");
+  perft_command->add_option("--depth", perft.depth, "plies")->capture_default_str();
+  perft_command->add_option("--engine", perft.engine, "cpu|gpu")->capture_default_str();
+  perft_command->add_option("--board", perft.board, "\"c0,...,c13\" (default: the start)");
+  perft_command->add_option("--to-move", perft.to_move, "top|bottom")->capture_default_str();
+
+  mankalah::MatchOptions match;
+  match.a.runtime = match.b.runtime = runtime;
+  int match_time_ms = 100, match_depth = 0;
+  CLI::App* match_command = app.add_subcommand("match", "engine A against engine B");
+  match_command->add_option("--a", match.a.engine, "engine A")->required();
+  match_command->add_option("--b", match.b.engine, "engine B")->required();
+  match_command->add_option("--games", match.games, "games (pairs, colours swapped)")
+      ->capture_default_str();
+  match_command->add_option("--time-ms", match_time_ms, "time per move")->capture_default_str();
+  match_command->add_option("--depth", match_depth, "fixed depth instead of time");
+  match_command->add_option("--seed", match.seed, "seed of the random openings")
+      ->capture_default_str();
+  match_command->add_option("--opening-plies", match.opening_plies, "random plies per opening")
+      ->capture_default_str();
+
+  mankalah::BenchOptions bench;
+  bench.runtime = runtime;
+  std::unique_ptr<clf::Runtime> bench_cpu, bench_gpu;
+  CLI::App* bench_command = app.add_subcommand("bench", "the seed's table and depth in 1 s");
+  bench_command->add_option("--min-depth", bench.min_depth)->capture_default_str();
+  bench_command->add_option("--max-depth", bench.max_depth)->capture_default_str();
+  bench_command
+      ->add_option("--cell-limit-s", bench.cell_limit_s,
+                   "skip a column's next depth once predicted to take longer")
+      ->capture_default_str();
+  bench_command->add_option("--reach-ms", bench.reach_ms, "time budget of the depth tables")
+      ->capture_default_str();
+  bench_command->add_option("--split-depth", bench.split_depth,
+                            "also time every pre/seq division of this depth");
+  bench_command->add_option("--suite", bench.suite,
+                            "also the mean depth of alphabeta and hybrid over N positions");
+
+  CLI11_PARSE(app, argc, argv);
+  if (device_options.handle_list_devices()) return 0;
+
+  if (*play_command) return mankalah::run_play(play, std::cin, std::cout, std::cerr);
+  if (*analyze_command) return mankalah::run_analyze(analyze, std::cout, std::cerr);
+  if (*perft_command) return mankalah::run_perft(perft, std::cout, std::cerr);
+  if (*match_command) {
+    match.a.time_ms = match.b.time_ms = match_depth > 0 ? 0 : match_time_ms;
+    match.a.depth = match.b.depth = match_depth;
+    return mankalah::run_match(match, std::cout, std::cerr);
+  }
+  if (*bench_command) {
+    clf::DeviceRequest quiet = device_options.request;
+    quiet.quiet = true;
+    bench.cpu_runtime = [&]() {
+      if (!bench_cpu) bench_cpu = runtime_of_type(clf::DeviceType::cpu, quiet);
+      return bench_cpu.get();
+    };
+    bench.gpu_runtime = [&]() {
+      if (!bench_gpu) bench_gpu = runtime_of_type(clf::DeviceType::gpu, quiet);
+      return bench_gpu.get();
+    };
+    return mankalah::run_bench(bench, std::cout, std::cerr);
+  }
+  return 0;
+} catch (const std::exception& error) {
+  std::cerr << "cl-mankalah: " << error.what() << "\n";
+  return 1;
+}
