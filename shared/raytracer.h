@@ -59,10 +59,11 @@ typedef struct RtMaterial {
   cl_float pad0, pad1, pad2;
 } RtMaterial;
 CLF_SHARED_STRUCT(RtMaterial)
-#define RT_MATERIAL_FIELDS(FIELD)                                                                \
-  FIELD(color)                                                                                   \
-  FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) FIELD(reflectivity) FIELD(pad0) \
-      FIELD(pad1) FIELD(pad2)
+// clang-format off
+#define RT_MATERIAL_FIELDS(FIELD) \
+  FIELD(color) FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) \
+  FIELD(reflectivity) FIELD(pad0) FIELD(pad1) FIELD(pad2)
+// clang-format on
 
 typedef struct RtSphere {
   cl_float4 center_radius;  // xyz centre, w radius
@@ -126,11 +127,12 @@ typedef struct RtFrameParams {
   cl_uint pad0, pad1;
 } RtFrameParams;
 CLF_SHARED_STRUCT(RtFrameParams)
-#define RT_FRAME_PARAMS_FIELDS(FIELD)                                                 \
-  FIELD(camera)                                                                       \
-  FIELD(background) FIELD(jitter) FIELD(width) FIELD(height) FIELD(sphere_count)      \
-      FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) FIELD(use_bvh) \
-          FIELD(shadows) FIELD(frame_index) FIELD(pad0) FIELD(pad1)
+// clang-format off
+#define RT_FRAME_PARAMS_FIELDS(FIELD) \
+  FIELD(camera) FIELD(background) FIELD(jitter) FIELD(width) FIELD(height) \
+  FIELD(sphere_count) FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) \
+  FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(pad0) FIELD(pad1)
+// clang-format on
 
 // A BVH node: bounds, children (internal) or sphere (leaf, left = -1), parent (-1 at the root).
 typedef struct RtBvhNode {

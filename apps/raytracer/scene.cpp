@@ -52,7 +52,7 @@ Scene seed_scene() {
   }
   scene.planes.push_back(make_plane({0, 1, 0}, 0.0f, floor, 1.0f, {0.25f, 0.25f, 0.25f}));
   scene.lights.push_back(make_light({6.0f, 16.0f, -9.0f}, {1, 1, 1}, 1.0f));
-  scene.camera.position = {0.0f, 9.0f, -19.0f};
+  scene.camera.position = {3.0f, 9.0f, -19.0f};
   scene.camera.look_at = {0.0f, 4.5f, 0.0f};
   scene.camera.fov_y = 45.0f * 3.14159265f / 180.0f;
   scene.background = {0.55f, 0.7f, 0.9f};
@@ -76,7 +76,7 @@ Scene aalborg_scene() {
     }
   }
   for (int i = 0; i < 10; ++i) {
-    scene.lights.push_back(make_light({-90.0f + 20.0f * i, 0.0f, 512.0f}, {1, 1, 1}, 0.12f));
+    scene.lights.push_back(make_light({-90.0f + 20.0f * i, 0.0f, 512.0f}, {1, 1, 1}, 0.2f));
   }
   scene.camera.position = {0, 0, 0};
   scene.camera.look_at = {0, 0, 1};

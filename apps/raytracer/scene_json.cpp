@@ -64,8 +64,11 @@ class SceneReader {
     }
     const float v = number(*it, join(path, key));
     if (v < low || (v == low && !low_inclusive) || v > high) {
-      fail(join(path, key), "must be " + std::string(low_inclusive ? "in [" : "in (") +
-                                format(low) + ", " + format(high) + "], got " + format(v));
+      const std::string range = high >= 1e29f
+                                    ? std::string(low_inclusive ? ">= " : "> ") + format(low)
+                                    : std::string(low_inclusive ? "in [" : "in (") + format(low) +
+                                          ", " + format(high) + "]";
+      fail(join(path, key), "must be " + range + ", got " + format(v));
     }
     return v;
   }
