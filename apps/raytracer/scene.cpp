@@ -29,9 +29,11 @@ bool parse_count(const std::string& text, std::uint64_t* value) {
   return true;
 }
 
-Scene seed_scene() {
+}  // namespace
+
+Scene seed_scene(int per_side) {
   Scene scene;
-  scene.name = "seed";
+  scene.name = per_side == 10 ? "seed" : "seed:" + std::to_string(per_side);
   scene.width = 700;
   scene.height = 700;
   for (int i = 0; i < kPaletteSize; ++i) {
@@ -41,10 +43,11 @@ Scene seed_scene() {
   }
   const cl_uint floor = static_cast<cl_uint>(scene.materials.size());
   scene.materials.push_back(make_material({0.85f, 0.85f, 0.85f}, 0.1f, 0.8f, 0.0f, 1.0f, 0.25f));
-  for (int i = 0; i < 10; ++i) {
-    for (int j = 0; j < 10; ++j) {
-      for (int k = 0; k < 10; ++k) {
-        const Vec3 center{-4.5f + i, 1.0f + j, -4.5f + k};
+  const float first = -0.5f * static_cast<float>(per_side - 1);
+  for (int i = 0; i < per_side; ++i) {
+    for (int j = 0; j < per_side; ++j) {
+      for (int k = 0; k < per_side; ++k) {
+        const Vec3 center{first + i, 1.0f + j, first + k};
         scene.spheres.push_back(
             make_sphere(center, 0.35f, static_cast<cl_uint>((i + j + k) % kPaletteSize)));
       }
@@ -58,6 +61,8 @@ Scene seed_scene() {
   scene.background = {0.55f, 0.7f, 0.9f};
   return scene;
 }
+
+namespace {
 
 // Aalborg's benchmark scene (their section 4.2): 289 reflective spheres, 10 lights.
 Scene aalborg_scene() {
@@ -179,7 +184,7 @@ bool is_builtin_scene_name(const std::string& name) {
 }
 
 Scene builtin_scene(const std::string& name) {
-  if (name == "seed") return seed_scene();
+  if (name == "seed") return seed_scene(10);
   if (name == "aalborg") return aalborg_scene();
   if (name.rfind("random:", 0) == 0) {
     const std::string rest = name.substr(7);

@@ -53,6 +53,10 @@ Scene load_scene(const std::string& name_or_file);
 Scene load_scene_file(const std::string& path);
 Scene parse_scene_json(const std::string& text, const std::string& file_name);
 
+// The seed scene with per_side^3 spheres (the built-in "seed" has 10 per side); the window's
+// sphere-count control uses it.
+Scene seed_scene(int per_side);
+
 // The random scene with n spheres, reproducible from `seed`.
 Scene random_scene(std::size_t n, std::uint64_t seed = 1);
 
