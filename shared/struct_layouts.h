@@ -6,12 +6,21 @@
 
 #include "shared/kalah.h"
 #include "shared/random.h"
+#include "shared/raytracer.h"
 #include "shared/selftest.h"
 
 #define CLF_SHARED_STRUCTS(STRUCT)                   \
   STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS) \
   STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
   STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)           \
-  STRUCT(KalahBoard, KALAH_BOARD_FIELDS)
+  STRUCT(KalahBoard, KALAH_BOARD_FIELDS)             \
+  STRUCT(RtMaterial, RT_MATERIAL_FIELDS)             \
+  STRUCT(RtSphere, RT_SPHERE_FIELDS)                 \
+  STRUCT(RtPlane, RT_PLANE_FIELDS)                   \
+  STRUCT(RtLight, RT_LIGHT_FIELDS)                   \
+  STRUCT(RtCamera, RT_CAMERA_FIELDS)                 \
+  STRUCT(RtFrameParams, RT_FRAME_PARAMS_FIELDS)      \
+  STRUCT(RtBvhNode, RT_BVH_NODE_FIELDS)              \
+  STRUCT(RtHit, RT_HIT_FIELDS)
 
 #endif  // SHARED_STRUCT_LAYOUTS_H

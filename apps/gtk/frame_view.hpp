@@ -1,0 +1,52 @@
+// GTK4 pieces every app shares: a view of GPU-rendered RGBA frames scaled to the window with a
+// text overlay (fps, per-stage times), a device picker, the application shell, and saving a
+// window to PNG. Built only when GTK4 is found (library clf_gtk).
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clf::gtk {
+
+// Shows RGBA frames (R in the low byte of each uint32) scaled to fit its allocation, aspect
+// kept, with an overlay label in the top-left corner. Use from the UI thread only.
+class FrameView {
+ public:
+  FrameView();
+  GtkWidget* widget() const { return overlay_; }
+  void show_rgba(int width, int height, const std::vector<std::uint32_t>& rgba);
+  void set_overlay_text(const std::string& text);
+  // The area frames are drawn into, in pixels (0 before the first layout).
+  int width() const;
+  int height() const;
+  GtkWidget* picture() const { return picture_; }
+
+ private:
+  GtkWidget* overlay_;
+  GtkWidget* picture_;
+  GtkWidget* label_;
+};
+
+// A drop-down of the OpenCL devices (clf::enumerate_devices()); on_change gets the index into
+// that listing.
+GtkWidget* device_picker(int selected, std::function<void(int)> on_change);
+
+// Runs a GtkApplication whose activate handler calls build(app, window) with a new window of
+// the given title and size. Returns the exit status. Extra argv are left to the caller
+// (pass only argv[0]).
+int run_application(const std::string& id, const std::string& title, int width, int height,
+                    std::function<void(GtkApplication*, GtkWindow*)> build);
+
+// Renders `widget` as it is on screen to a PNG. Returns false (with a message in *error).
+bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* error);
+// Distinct colours in a PNG (0 when it cannot be read): a blank screenshot has 1.
+std::size_t png_distinct_colors(const std::string& path);
+
+// Calls fn on the UI thread (g_idle_add), from any thread.
+void post_to_ui(std::function<void()> fn);
+
+}  // namespace clf::gtk

@@ -1,0 +1,88 @@
+// cl-raytracer: renders scenes headless (render), runs the benchmark suite (bench), and with a
+// display and GTK4 opens the interactive window (gui, the default when there is a display).
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "apps/raytracer/commands.hpp"
+#include "framework/cli.hpp"
+#include "framework/error.hpp"
+#if CLF_RAYTRACER_GUI
+#include "apps/raytracer/gui.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"cl-raytracer: a ray tracer on OpenCL (spheres, planes, shadows, reflections, BVH)"};
+  app.fallthrough();  // device options may follow the subcommand
+  clf::DeviceOptions device;
+  device.add_to(app);
+
+  raytracer::RenderCommand render;
+  auto* render_app = app.add_subcommand("render", "render a scene headless to a PNG");
+  render_app
+      ->add_option("--scene", render.scene, "seed, aalborg, random:N[:SEED] or a JSON scene file")
+      ->capture_default_str();
+  render_app->add_option("--size", render.size, "image size WxH (default: the scene's)");
+  render_app->add_option("--frames", render.frames, "frames to render (accumulated into the image)")
+      ->capture_default_str();
+  render_app->add_option("--depth", render.depth, "reflection bounces")->capture_default_str();
+  render_app->add_option("--aa", render.aa, "N: NxN samples per pixel")->capture_default_str();
+  render_app->add_option("--out", render.out, "PNG file to write")->capture_default_str();
+  render_app->add_flag("--reference", render.reference, "render with the CPU reference renderer");
+  render_app->add_flag("--brute", render.brute, "test every sphere instead of using the BVH");
+  render_app->add_flag("--no-shadows", render.no_shadows, "no shadow rays");
+  render_app->add_flag("--rebuild-bvh", render.rebuild_bvh, "rebuild the BVH every frame");
+  render_app->add_option("--json", render.json, "write per-frame statistics to this JSON file");
+
+  raytracer::BenchCommand bench;
+  auto* bench_app = app.add_subcommand("bench", "the scene suite as a table");
+  bench_app->add_option("--frames", bench.frames, "frames per case (default: 20 GPU, 3 CPU)");
+  bench_app->add_flag("--full", bench.full, "every size even on a CPU device");
+  bench_app->add_option("--json", bench.json, "write the results to this JSON file");
+#if CLF_RAYTRACER_GUI
+  raytracer::GuiOptions gui;
+  auto* gui_app = app.add_subcommand("gui", "the interactive window (default with a display)");
+  gui_app->add_option("--scene", gui.scene, "seed, aalborg, random:N[:SEED] or a JSON scene file")
+      ->capture_default_str();
+  gui_app->add_option("--scale", gui.scale, "rendered pixels per window pixel (0.1 .. 1)")
+      ->check(CLI::Range(0.1, 1.0));
+  gui_app->add_option(
+      "--smoke-test", gui.smoke_screenshot,
+      "render a few frames, save the window to this PNG, check it is not blank, quit");
+  gui_app->add_option("--smoke-frames", gui.smoke_frames,
+                      "frames before the smoke-test screenshot");
+#endif
+  app.require_subcommand(0, 1);
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (device.handle_list_devices()) return 0;
+    if (render_app->parsed()) {
+      std::unique_ptr<clf::Runtime> runtime;
+      if (!render.reference) {
+        device.request.profiling = true;  // per-stage times from device events
+        runtime = device.make_runtime();
+      }
+      return raytracer::run_render(render, runtime.get());
+    }
+    if (bench_app->parsed()) {
+      device.request.profiling = true;
+      auto runtime = device.make_runtime();
+      return raytracer::run_bench(bench, *runtime);
+    }
+#if CLF_RAYTRACER_GUI
+    const bool has_display =
+        std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+    if (gui_app->parsed() || has_display) {
+      gui.request = device.request;
+      gui.request.profiling = true;
+      return raytracer::run_gui(gui);
+    }
+#endif
+    std::cerr << app.help() << "\ncl-raytracer: no display: use a subcommand (render, bench)\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "cl-raytracer: " << error.what() << "\n";
+    return 1;
+  }
+}

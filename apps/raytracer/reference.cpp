@@ -1,0 +1,154 @@
+// The CPU reference renderer and host BVH build, over the shared code of shared/raytracer.h.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+#include "apps/raytracer/render_settings.hpp"
+#include "framework/error.hpp"
+
+namespace raytracer {
+
+RenderSettings resolve_settings(const Scene& scene, RenderSettings settings) {
+  if (settings.width == 0) settings.width = scene.width;
+  if (settings.height == 0) settings.height = scene.height;
+  if (settings.width < 1 || settings.height < 1 || settings.width > 16384 ||
+      settings.height > 16384) {
+    throw clf::Error("--size: width and height must be in [1, 16384], got " +
+                     std::to_string(settings.width) + "x" + std::to_string(settings.height));
+  }
+  if (settings.depth < 0 || settings.depth > RT_MAX_DEPTH) {
+    throw clf::Error("--depth: must be in [0, " + std::to_string(RT_MAX_DEPTH) + "], got " +
+                     std::to_string(settings.depth));
+  }
+  if (settings.aa < 1 || settings.aa > RT_MAX_AA) {
+    throw clf::Error("--aa: must be in [1, " + std::to_string(RT_MAX_AA) + "], got " +
+                     std::to_string(settings.aa));
+  }
+  return settings;
+}
+
+cl_float4 frame_jitter(cl_uint frame_index) {
+  // R2 sequence (Roberts 2018): fractional parts of k / g and k / g^2, g the plastic number.
+  const double a1 = 0.7548776662466927;
+  const double a2 = 0.5698402909980532;
+  const double k = frame_index;
+  cl_float4 j = rt_vec(static_cast<float>(std::fmod(0.5 + a1 * k, 1.0)),
+                       static_cast<float>(std::fmod(0.5 + a2 * k, 1.0)), 0.0f);
+  return j;
+}
+
+RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
+                                cl_uint frame_index) {
+  RtFrameParams p{};
+  p.camera = make_camera(scene.camera, settings.width, settings.height);
+  p.background = to_float4(scene.background);
+  p.jitter = frame_jitter(frame_index);
+  p.width = static_cast<cl_uint>(settings.width);
+  p.height = static_cast<cl_uint>(settings.height);
+  p.sphere_count = static_cast<cl_uint>(scene.spheres.size());
+  p.plane_count = static_cast<cl_uint>(scene.planes.size());
+  p.light_count = static_cast<cl_uint>(scene.lights.size());
+  p.max_depth = static_cast<cl_uint>(settings.depth);
+  p.aa = static_cast<cl_uint>(settings.aa);
+  p.use_bvh = settings.use_bvh ? 1 : 0;
+  p.shadows = settings.shadows ? 1 : 0;
+  p.frame_index = frame_index;
+  return p;
+}
+
+void sphere_center_bounds(const std::vector<RtSphere>& spheres, cl_float4* lo, cl_float4* hi) {
+  *lo = rt_vec(RT_INFINITY, RT_INFINITY, RT_INFINITY);
+  *hi = rt_vec(-RT_INFINITY, -RT_INFINITY, -RT_INFINITY);
+  for (const RtSphere& s : spheres) {
+    const cl_float4 c = rt_vec(s.center_radius.x, s.center_radius.y, s.center_radius.z);
+    *lo = rt_min3(*lo, c);
+    *hi = rt_max3(*hi, c);
+  }
+}
+
+std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres) {
+  const int n = static_cast<int>(spheres.size());
+  if (n == 0) return {};
+  cl_float4 lo, hi;
+  sphere_center_bounds(spheres, &lo, &hi);
+  const cl_float4 inverse_extent = rt_inverse_extent(lo, hi);
+  std::vector<cl_uint> codes(n);
+  for (int i = 0; i < n; ++i) {
+    const cl_float4 c = spheres[i].center_radius;
+    codes[i] = rt_morton_code(rt_vec(c.x, c.y, c.z), lo, inverse_extent);
+  }
+  // Stable by code, as the device's radix sort is.
+  std::vector<cl_uint> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](cl_uint a, cl_uint b) { return codes[a] < codes[b]; });
+  std::vector<cl_uint> sorted_codes(n);
+  for (int i = 0; i < n; ++i) sorted_codes[i] = codes[order[i]];
+
+  std::vector<RtBvhNode> nodes(2 * n - 1);
+  for (int i = 0; i < n; ++i) {
+    nodes[n - 1 + i] = rt_leaf_node(spheres[order[i]], static_cast<cl_int>(order[i]));
+  }
+  for (int i = 0; i < n - 1; ++i) {
+    cl_int left, right;
+    rt_karras_node(sorted_codes.data(), n, i, &left, &right);
+    nodes[i].left = left;
+    nodes[i].right = right;
+    nodes[i].sphere = -1;
+    nodes[left].parent = i;
+    nodes[right].parent = i;
+  }
+  if (n > 1) nodes[0].parent = -1;
+  // Bounds bottom-up: children before parents by an explicit post-order walk.
+  if (n > 1) {
+    std::vector<std::pair<int, bool>> stack{{0, false}};
+    while (!stack.empty()) {
+      auto [node, children_done] = stack.back();
+      stack.pop_back();
+      if (nodes[node].left < 0) continue;
+      if (children_done) {
+        const RtBvhNode& l = nodes[nodes[node].left];
+        const RtBvhNode& r = nodes[nodes[node].right];
+        nodes[node].bounds_min = rt_min3(l.bounds_min, r.bounds_min);
+        nodes[node].bounds_max = rt_max3(l.bounds_max, r.bounds_max);
+      } else {
+        stack.push_back({node, true});
+        stack.push_back({nodes[node].left, false});
+        stack.push_back({nodes[node].right, false});
+      }
+    }
+  }
+  return nodes;
+}
+
+std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& requested,
+                                      unsigned threads) {
+  const RenderSettings settings = resolve_settings(scene, requested);
+  const RtFrameParams params = make_frame_params(scene, settings, 0);
+  const std::vector<RtBvhNode> nodes =
+      settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{};
+  const RtSphere* spheres = scene.spheres.data();
+  const RtPlane* planes = scene.planes.data();
+  const RtMaterial* materials = scene.materials.data();
+  const RtLight* lights = scene.lights.data();
+  const RtBvhNode* bvh = nodes.data();
+  std::vector<cl_uint> image(static_cast<std::size_t>(settings.width) * settings.height);
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      for (int y = static_cast<int>(t); y < settings.height; y += static_cast<int>(threads)) {
+        for (int x = 0; x < settings.width; ++x) {
+          const cl_float4 color = rt_pixel(spheres, planes, materials, lights, bvh, &params,
+                                           static_cast<cl_uint>(x), static_cast<cl_uint>(y));
+          image[static_cast<std::size_t>(y) * settings.width + x] = rt_pack_rgba(color);
+        }
+      }
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  return image;
+}
+
+}  // namespace raytracer

@@ -1,0 +1,41 @@
+// What a frame is rendered with, and the frame parameters both renderers pass to the shared
+// per-pixel code.
+#pragma once
+
+#include <vector>
+
+#include "apps/raytracer/scene.hpp"
+
+namespace raytracer {
+
+struct RenderSettings {
+  int width = 0;  // 0: the scene's own size
+  int height = 0;
+  int depth = 3;  // reflection bounces
+  int aa = 1;     // aa x aa samples per pixel
+  bool shadows = true;
+  bool use_bvh = true;
+};
+
+// The settings with the scene's size filled in and the ranges checked (clf::Error naming the
+// option otherwise).
+RenderSettings resolve_settings(const Scene& scene, RenderSettings settings);
+
+// Sub-sample offset of accumulated frame k: the centre for k = 0, then an R2 low-discrepancy
+// sequence, so accumulated frames cover the pixel evenly.
+cl_float4 frame_jitter(cl_uint frame_index);
+
+RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
+                                cl_uint frame_index);
+
+// The box around the sphere centres (min, max) and the host-built BVH (same layout and
+// algorithm as the device build, so tests compare them node for node).
+void sphere_center_bounds(const std::vector<RtSphere>& spheres, cl_float4* lo, cl_float4* hi);
+std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres);
+
+// The CPU reference renderer: plain C++ over the shared per-pixel code, on `threads` threads
+// (0: all cores). Returns RGBA pixels (R in the low byte), row by row from the top.
+std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& settings,
+                                      unsigned threads = 0);
+
+}  // namespace raytracer

@@ -1,0 +1,200 @@
+#include "apps/raytracer/renderer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "framework/error.hpp"
+#include "framework/sources.hpp"
+
+namespace raytracer {
+
+namespace {
+
+constexpr std::size_t kBoundsGroupSize = 256;
+constexpr std::size_t kBoundsGroups = 64;
+
+double since_ms(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+clf::CLKernel kernel(clf::Runtime& runtime, const char* file, const char* name,
+                     const std::string& options) {
+  return clf::CLKernel(runtime, clf::kernel_source(file), name, options);
+}
+
+bool same_frame(const RenderSettings& a, const RenderSettings& b) {
+  return a.width == b.width && a.height == b.height && a.depth == b.depth && a.aa == b.aa &&
+         a.shadows == b.shadows && a.use_bvh == b.use_bvh;
+}
+
+}  // namespace
+
+DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_options)
+    : runtime_(runtime),
+      render_kernel_(kernel(runtime, "kernels/raytracer/render.cl", "rt_render", build_options)),
+      bounds_spheres_kernel_(kernel(runtime, "kernels/raytracer/bvh_bounds.cl",
+                                    "rt_bvh_bounds_spheres", build_options)),
+      bounds_boxes_kernel_(
+          kernel(runtime, "kernels/raytracer/bvh_bounds.cl", "rt_bvh_bounds_boxes", build_options)),
+      morton_kernel_(
+          kernel(runtime, "kernels/raytracer/bvh_morton.cl", "rt_bvh_morton", build_options)),
+      leaves_kernel_(
+          kernel(runtime, "kernels/raytracer/bvh_build.cl", "rt_bvh_leaves", build_options)),
+      internal_kernel_(
+          kernel(runtime, "kernels/raytracer/bvh_build.cl", "rt_bvh_internal", build_options)),
+      refit_kernel_(
+          kernel(runtime, "kernels/raytracer/bvh_refit.cl", "rt_bvh_refit", build_options)),
+      build_options_(build_options),
+      sorter_(runtime) {
+  boxes_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, 2 * kBoundsGroups);
+}
+
+DeviceRenderer::~DeviceRenderer() = default;
+
+template <typename T>
+std::vector<T> DeviceRenderer::non_empty(const std::vector<T>& values) {
+  // OpenCL has no empty buffers: an unused element stands in (the counts say it is unused).
+  return values.empty() ? std::vector<T>(1) : values;
+}
+
+void DeviceRenderer::set_scene(const Scene& scene) {
+  scene_ = scene;
+  spheres_ = std::make_unique<clf::Buffer<RtSphere>>(runtime_, non_empty(scene.spheres));
+  planes_ = std::make_unique<clf::Buffer<RtPlane>>(runtime_, non_empty(scene.planes));
+  materials_ = std::make_unique<clf::Buffer<RtMaterial>>(runtime_, non_empty(scene.materials));
+  lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(scene.lights));
+  const std::size_t n = std::max<std::size_t>(scene.spheres.size(), 1);
+  if (!nodes_ || nodes_->size() != 2 * n - 1) {
+    nodes_ = std::make_unique<clf::DeviceBuffer<RtBvhNode>>(runtime_, 2 * n - 1);
+    codes_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(runtime_, n);
+    indices_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(runtime_, n);
+    ready_ =
+        std::make_unique<clf::DeviceBuffer<cl_uint>>(runtime_, std::max<std::size_t>(n - 1, 1));
+  }
+  bvh_current_ = false;
+  frame_index_ = 0;
+}
+
+void DeviceRenderer::set_lights(const std::vector<RtLight>& lights) {
+  scene_.lights = lights;
+  lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(lights));
+  frame_index_ = 0;
+}
+
+void DeviceRenderer::set_camera(const CameraView& camera) {
+  scene_.camera = camera;
+  frame_index_ = 0;
+}
+
+void DeviceRenderer::set_background(Vec3 background) {
+  scene_.background = background;
+  frame_index_ = 0;
+}
+
+double DeviceRenderer::elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const {
+  if (!runtime_.profiling() || events.empty()) return wall_ms;
+  return static_cast<double>(events.back().end_ns() - events.front().start_ns()) * 1e-6;
+}
+
+double DeviceRenderer::build_bvh() {
+  if (bvh_current_ || !spheres_) return 0;
+  const cl_uint n = static_cast<cl_uint>(scene_.spheres.size());
+  if (n == 0) {
+    bvh_current_ = true;
+    return 0;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  runtime_.start_recording();
+  std::size_t group = std::min(kBoundsGroupSize, bounds_spheres_kernel_.max_work_group_size());
+  group = std::size_t{1} << static_cast<int>(std::log2(static_cast<double>(group)));  // power of 2
+  const std::size_t groups = std::min<std::size_t>(kBoundsGroups, (n + group - 1) / group);
+  bounds_spheres_kernel_(clf::Range::linear(groups * group, group), clf::read_only(*spheres_), n,
+                         *boxes_, clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
+  bounds_boxes_kernel_(clf::Range::linear(group, group), *boxes_, static_cast<cl_uint>(groups),
+                       clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
+  morton_kernel_(clf::Range::linear(n, 256), clf::read_only(*spheres_), n, *boxes_, *codes_,
+                 *indices_);
+  sorter_.sort(*codes_, *indices_);
+  leaves_kernel_(clf::Range::linear(n, 256), clf::read_only(*spheres_), *indices_, n, *nodes_,
+                 *ready_);
+  if (n > 1) {
+    internal_kernel_(clf::Range::linear(n - 1, 256), *codes_, n, *nodes_);
+    refit_kernel_(clf::Range::linear(n, 256), n, *nodes_, *ready_);
+  }
+  runtime_.finish();
+  const std::vector<clf::Event> events = runtime_.stop_recording();
+  bvh_current_ = true;
+  return elapsed_ms(events, since_ms(start));
+}
+
+std::vector<RtBvhNode> DeviceRenderer::read_bvh() {
+  build_bvh();
+  if (scene_.spheres.empty()) return {};
+  return nodes_->read();
+}
+
+FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumulate) {
+  if (!spheres_) throw clf::Error("DeviceRenderer::render: no scene set");
+  const RenderSettings settings = resolve_settings(scene_, requested);
+  const auto frame_start = std::chrono::steady_clock::now();
+  FrameTimings timings;
+  if (settings.use_bvh) timings.bvh_ms = build_bvh();
+
+  const std::size_t pixels = static_cast<std::size_t>(settings.width) * settings.height;
+  if (!rgba_ || rgba_->size() != pixels) {
+    rgba_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, pixels);
+    accumulation_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, pixels);
+    frame_index_ = 0;
+  }
+  if (!accumulate || !same_frame(settings, last_settings_)) frame_index_ = 0;
+  last_settings_ = settings;
+  const RtFrameParams params = make_frame_params(scene_, settings, frame_index_);
+
+  // 16 x 8 work-groups (rows of pixels share cache lines); smaller where the kernel allows less.
+  std::size_t local_x = 16, local_y = 8;
+  while (local_x * local_y > render_kernel_.max_work_group_size() && local_y > 1) local_y /= 2;
+  const auto trace_start = std::chrono::steady_clock::now();
+  const clf::Event event = render_kernel_(
+      clf::Range::grid(settings.width, settings.height, local_x, local_y), params,
+      clf::read_only(*spheres_), clf::read_only(*planes_), clf::read_only(*materials_),
+      clf::read_only(*lights_), *nodes_, *accumulation_, clf::write_only(*rgba_));
+  event.wait();
+  timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
+
+  const auto copy_start = std::chrono::steady_clock::now();
+  rgba_->host();
+  timings.copy_ms = since_ms(copy_start);
+  timings.total_ms = since_ms(frame_start);
+  timings.accumulated = ++frame_index_;
+  return timings;
+}
+
+const std::vector<cl_uint>& DeviceRenderer::image() const {
+  if (!rgba_) throw clf::Error("DeviceRenderer::image: nothing rendered yet");
+  return rgba_->host();
+}
+
+std::vector<RtHit> DeviceRenderer::query(const std::vector<cl_float4>& origins,
+                                         const std::vector<cl_float4>& directions, bool use_bvh) {
+  if (origins.size() != directions.size() || origins.empty()) {
+    throw clf::Error("DeviceRenderer::query: need as many directions as origins, at least one");
+  }
+  if (use_bvh) build_bvh();
+  if (!query_kernel_) {
+    query_kernel_ = std::make_unique<clf::CLKernel>(
+        runtime_, clf::kernel_source("kernels/raytracer/bvh_query.cl"), "rt_bvh_query",
+        build_options_);
+  }
+  clf::Buffer<cl_float4> o(runtime_, origins);
+  clf::Buffer<cl_float4> d(runtime_, directions);
+  clf::Buffer<RtHit> hits(runtime_, origins.size());
+  const cl_uint count = static_cast<cl_uint>(origins.size());
+  (*query_kernel_)(clf::Range::linear(count, 64), *nodes_, clf::read_only(*spheres_),
+                   static_cast<cl_uint>(scene_.spheres.size()), o, d, count,
+                   static_cast<cl_uint>(use_bvh ? 1 : 0), clf::write_only(hits));
+  return hits.host();
+}
+
+}  // namespace raytracer

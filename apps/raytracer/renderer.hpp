@@ -1,0 +1,97 @@
+// The device renderer: the scene's arrays on the device, the BVH rebuilt there when the spheres
+// change (bounds, Morton codes, radix sort, Karras tree, bottom-up bounds), and frames traced
+// one work-item per pixel, accumulated while nothing changes.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "apps/raytracer/render_settings.hpp"
+#include "framework/buffer.hpp"
+#include "framework/kernel.hpp"
+#include "framework/primitives/sort.hpp"
+#include "framework/runtime.hpp"
+
+namespace raytracer {
+
+// Milliseconds of one frame: device time from events on a profiling runtime, else wall-clock
+// around each stage (with the queue drained).
+struct FrameTimings {
+  double bvh_ms = 0;        // BVH build (0 when the BVH was current)
+  double trace_ms = 0;      // the render kernel
+  double copy_ms = 0;       // image back to the host
+  double total_ms = 0;      // wall-clock of the whole frame
+  cl_uint accumulated = 1;  // frames in the image now
+};
+
+class DeviceRenderer {
+ public:
+  // build_options go to every kernel (tests pass -DRT_NO_CONTRACT: no multiply-add contraction,
+  // as the host reference is compiled).
+  explicit DeviceRenderer(clf::Runtime& runtime, const std::string& build_options = "");
+  ~DeviceRenderer();
+
+  // Uploads the scene (spheres, planes, materials, lights) and marks the BVH stale.
+  void set_scene(const Scene& scene);
+  // Lights and camera change without a BVH rebuild; both restart accumulation.
+  void set_lights(const std::vector<RtLight>& lights);
+  void set_camera(const CameraView& camera);
+  void set_background(Vec3 background);
+  // The next frame starts a new accumulation.
+  void reset_accumulation() { frame_index_ = 0; }
+  // Forces a rebuild on the next frame (benchmarks rebuild every frame).
+  void invalidate_bvh() { bvh_current_ = false; }
+
+  // Renders one frame. With accumulate, a frame with the same settings as the previous one is
+  // averaged into it (jittered sub-samples); otherwise accumulation starts over.
+  FrameTimings render(const RenderSettings& settings, bool accumulate = false);
+  // The last frame's RGBA pixels (R in the low byte), already on the host after render().
+  const std::vector<cl_uint>& image() const;
+
+  // Builds the BVH now (if stale) and returns its build time in ms.
+  double build_bvh();
+  // The device BVH's nodes, read back (tests compare them with build_bvh_reference).
+  std::vector<RtBvhNode> read_bvh();
+  // The nearest sphere along each ray, by the BVH or by testing every sphere (tests).
+  std::vector<RtHit> query(const std::vector<cl_float4>& origins,
+                           const std::vector<cl_float4>& directions, bool use_bvh);
+
+  const Scene& scene() const { return scene_; }
+  clf::Runtime& runtime() { return runtime_; }
+
+ private:
+  template <typename T>
+  static std::vector<T> non_empty(const std::vector<T>& values);
+  double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
+
+  clf::Runtime& runtime_;
+  Scene scene_;
+  clf::CLKernel render_kernel_;
+  clf::CLKernel bounds_spheres_kernel_;
+  clf::CLKernel bounds_boxes_kernel_;
+  clf::CLKernel morton_kernel_;
+  clf::CLKernel leaves_kernel_;
+  clf::CLKernel internal_kernel_;
+  clf::CLKernel refit_kernel_;
+  std::string build_options_;
+  std::unique_ptr<clf::CLKernel> query_kernel_;  // built on first use (tests only)
+  clf::primitives::Sorter sorter_;
+
+  std::unique_ptr<clf::Buffer<RtSphere>> spheres_;
+  std::unique_ptr<clf::Buffer<RtPlane>> planes_;
+  std::unique_ptr<clf::Buffer<RtMaterial>> materials_;
+  std::unique_ptr<clf::Buffer<RtLight>> lights_;
+  std::unique_ptr<clf::DeviceBuffer<RtBvhNode>> nodes_;
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> codes_;
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> indices_;
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> ready_;
+  std::unique_ptr<clf::DeviceBuffer<cl_float4>> boxes_;
+  std::unique_ptr<clf::DeviceBuffer<cl_float4>> accumulation_;
+  std::unique_ptr<clf::Buffer<cl_uint>> rgba_;
+  bool bvh_current_ = false;
+
+  RenderSettings last_settings_;
+  cl_uint frame_index_ = 0;
+};
+
+}  // namespace raytracer

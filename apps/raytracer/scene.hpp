@@ -1,0 +1,63 @@
+// Scenes: the arrays the renderers trace (shared/raytracer.h types), a camera described by
+// position and target, and where scenes come from: built-in names or JSON files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "shared/raytracer.h"
+
+namespace raytracer {
+
+struct Vec3 {
+  float x = 0, y = 0, z = 0;
+};
+
+inline cl_float4 to_float4(const Vec3& v) { return rt_vec(v.x, v.y, v.z); }
+
+struct CameraView {
+  Vec3 position{0, 0, 0};
+  Vec3 look_at{0, 0, 1};
+  Vec3 up{0, 1, 0};
+  float fov_y = 1.0471976f;  // vertical field of view, radians
+};
+
+struct Scene {
+  std::string name;
+  std::vector<RtMaterial> materials;
+  std::vector<RtSphere> spheres;
+  std::vector<RtPlane> planes;
+  std::vector<RtLight> lights;
+  CameraView camera;
+  Vec3 background{0, 0, 0};
+  int width = 640;  // the size the scene is meant for (--size overrides)
+  int height = 480;
+};
+
+// The pinhole camera for an image of width x height pixels.
+RtCamera make_camera(const CameraView& view, int width, int height);
+
+RtMaterial make_material(Vec3 color, float ambient, float diffuse, float specular, float shininess,
+                         float reflectivity);
+RtSphere make_sphere(Vec3 center, float radius, cl_uint material);
+RtPlane make_plane(Vec3 normal, float offset, cl_uint material, float checker_size = 0,
+                   Vec3 checker_color = {});
+RtLight make_light(Vec3 position, Vec3 color, float intensity);
+
+// "seed", "aalborg", "random:N" or "random:N:SEED". Throws clf::Error naming the choices.
+Scene builtin_scene(const std::string& name);
+bool is_builtin_scene_name(const std::string& name);
+// A built-in name, else a JSON file (see docs/raytracer.md).
+Scene load_scene(const std::string& name_or_file);
+// JSON scene files. Errors (clf::Error) name the file, the JSON path of the field and why.
+Scene load_scene_file(const std::string& path);
+Scene parse_scene_json(const std::string& text, const std::string& file_name);
+
+// The seed scene with per_side^3 spheres (the built-in "seed" has 10 per side); the window's
+// sphere-count control uses it.
+Scene seed_scene(int per_side);
+
+// The random scene with n spheres, reproducible from `seed`.
+Scene random_scene(std::size_t n, std::uint64_t seed = 1);
+
+}  // namespace raytracer

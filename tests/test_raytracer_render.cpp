@@ -1,0 +1,221 @@
+// Raytracer: the device image against the CPU reference, and analytic checks (a sphere's
+// silhouette, a shadow where the light is blocked, a mirror showing what is behind the camera).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "apps/raytracer/render_settings.hpp"
+#include "apps/raytracer/renderer.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using clf_test::runtime;
+using namespace raytracer;
+
+// One renderer (and its compiled kernels) for every test in this file.
+DeviceRenderer& renderer() {
+  static DeviceRenderer* shared = new DeviceRenderer(runtime(), "-DRT_NO_CONTRACT");
+  return *shared;
+}
+
+int channel(cl_uint pixel, int c) { return static_cast<int>((pixel >> (8 * c)) & 0xFF); }
+
+// Per-pixel tolerance: every channel within 2 of 255 (float rounding differs between the host
+// compiler and the OpenCL compiler, e.g. contracted multiply-adds); at least 99.9% of pixels
+// must be within it (a pixel on a silhouette or shadow edge may flip).
+constexpr int kTolerance = 2;
+constexpr double kRequiredShare = 0.999;
+
+void expect_matches_reference(const Scene& scene, RenderSettings settings) {
+  settings = resolve_settings(scene, settings);
+  renderer().set_scene(scene);
+  renderer().render(settings);
+  const std::vector<cl_uint> device = renderer().image();
+  const std::vector<cl_uint> reference = render_reference(scene, settings);
+  ASSERT_EQ(device.size(), reference.size());
+  std::size_t within = 0;
+  int worst = 0;
+  for (std::size_t i = 0; i < device.size(); ++i) {
+    int diff = 0;
+    for (int c = 0; c < 4; ++c)
+      diff = std::max(diff, std::abs(channel(device[i], c) - channel(reference[i], c)));
+    worst = std::max(worst, diff);
+    if (diff <= kTolerance) ++within;
+  }
+  const double share = static_cast<double>(within) / device.size();
+  EXPECT_GE(share, kRequiredShare)
+      << scene.name << ": " << (device.size() - within) << " pixels off by more than " << kTolerance
+      << " (worst " << worst << ")";
+  // The image is not trivially uniform: the comparison means something.
+  std::size_t distinct = 0;
+  for (std::size_t i = 1; i < reference.size(); ++i) distinct += reference[i] != reference[0];
+  EXPECT_GT(distinct, reference.size() / 10) << scene.name << " renders almost uniform";
+}
+
+TEST(RaytracerRender, SeedMatchesReferenceWithBvh) {
+  RenderSettings s;
+  s.width = 96;
+  s.height = 96;
+  expect_matches_reference(builtin_scene("seed"), s);
+}
+
+TEST(RaytracerRender, SeedMatchesReferenceBruteForceWithAntialiasing) {
+  RenderSettings s;
+  s.width = 48;
+  s.height = 48;
+  s.aa = 2;
+  s.use_bvh = false;
+  expect_matches_reference(builtin_scene("seed"), s);
+}
+
+TEST(RaytracerRender, AalborgMatchesReference) {
+  RenderSettings s;
+  s.width = 64;
+  s.height = 64;
+  expect_matches_reference(builtin_scene("aalborg"), s);
+}
+
+TEST(RaytracerRender, RandomSceneMatchesReference) {
+  RenderSettings s;
+  s.width = 80;
+  s.height = 45;
+  s.depth = 1;
+  expect_matches_reference(builtin_scene("random:300"), s);
+}
+
+// A scene with one light and no planes unless a test adds them.
+Scene empty_scene() {
+  Scene scene;
+  scene.name = "test";
+  scene.background = {0, 0, 0};
+  scene.camera.position = {0, 0, 0};
+  scene.camera.look_at = {0, 0, 1};
+  scene.camera.fov_y = 3.14159265f / 2;
+  return scene;
+}
+
+// The pixel whose centre ray passes through `point` (the camera model inverted).
+std::pair<int, int> project(const Scene& scene, int width, int height, Vec3 point) {
+  const RtCamera camera = make_camera(scene.camera, width, height);
+  const cl_float4 d = rt_sub(to_float4(point), camera.position);
+  const cl_float4 q = rt_scale(d, 1.0f / rt_dot(d, camera.forward));
+  const float u = (rt_dot(q, camera.right) / rt_dot(camera.right, camera.right) + 1) / 2;
+  const float v = (1 - rt_dot(q, camera.up) / rt_dot(camera.up, camera.up)) / 2;
+  return {static_cast<int>(std::floor(u * width)), static_cast<int>(std::floor(v * height))};
+}
+
+TEST(RaytracerRender, SphereSilhouetteIsTheAnalyticDisc) {
+  Scene scene = empty_scene();
+  scene.materials.push_back(make_material({1, 1, 1}, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f));  // flat white
+  scene.spheres.push_back(make_sphere({0, 0, 5}, 1.5f, 0));
+  RenderSettings s;
+  s.width = 101;
+  s.height = 101;
+  renderer().set_scene(scene);
+  renderer().render(s);
+  const std::vector<cl_uint> image = renderer().image();
+  const RtCamera camera = make_camera(scene.camera, s.width, s.height);
+  const double edge = std::asin(1.5 / 5.0);  // half-angle of the sphere's cone
+  int inside = 0, checked = 0;
+  for (int y = 0; y < s.height; ++y) {
+    for (int x = 0; x < s.width; ++x) {
+      const cl_float4 d =
+          rt_primary_direction(&camera, (x + 0.5f) / s.width, (y + 0.5f) / s.height);
+      const double angle = std::acos(std::min(1.0f, d.z));
+      const int r = channel(image[y * s.width + x], 0);
+      if (angle < edge - 0.01) {
+        EXPECT_EQ(r, 255) << "pixel " << x << "," << y << " inside the silhouette";
+        ++inside;
+      } else if (angle > edge + 0.01) {
+        EXPECT_EQ(r, 0) << "pixel " << x << "," << y << " outside the silhouette";
+      }
+      ++checked;
+    }
+  }
+  // The disc covers about pi (tan(edge) * 50)^2 pixels.
+  const double expected = 3.14159 * std::pow(std::tan(edge) * 50.5, 2);
+  EXPECT_NEAR(inside, expected, 0.1 * expected);
+}
+
+TEST(RaytracerRender, ShadowWhereTheLightIsBlocked) {
+  Scene scene = empty_scene();
+  scene.camera.position = {0, 3, -4};
+  scene.camera.look_at = {0, 0, 0};
+  scene.camera.fov_y = 1.0f;
+  scene.materials.push_back(make_material({1, 1, 1}, 0.1f, 0.8f, 0.0f, 1.0f, 0.0f));
+  scene.planes.push_back(make_plane({0, 1, 0}, 0.0f, 0));
+  scene.spheres.push_back(make_sphere({0, 1, 0}, 0.5f, 0));
+  scene.lights.push_back(make_light({0, 5, 0}, {1, 1, 1}, 1.0f));
+  RenderSettings s;
+  s.width = 64;
+  s.height = 64;
+  s.depth = 0;
+  const auto [sx, sy] = project(scene, s.width, s.height, {0, 0, 0});     // under the sphere
+  const auto [lx, ly] = project(scene, s.width, s.height, {1.5f, 0, 0});  // beside its shadow
+  renderer().set_scene(scene);
+  renderer().render(s);
+  const std::vector<cl_uint> with_shadows = renderer().image();
+  const int shadowed = channel(with_shadows[sy * s.width + sx], 0);
+  const int lit = channel(with_shadows[ly * s.width + lx], 0);
+  EXPECT_LE(shadowed, 30) << "floor under the sphere: only ambient light (0.1 of 255)";
+  EXPECT_GE(lit, 150) << "floor beside the shadow: lit";
+  s.shadows = false;
+  renderer().render(s);
+  EXPECT_GE(channel(renderer().image()[sy * s.width + sx], 0), 200) << "no shadow rays: lit";
+}
+
+TEST(RaytracerRender, MirrorShowsTheObjectBehindTheCamera) {
+  Scene scene = empty_scene();
+  scene.materials.push_back(make_material({1, 0, 0}, 0.2f, 0.8f, 0.0f, 1.0f, 0.0f));  // red
+  scene.materials.push_back(make_material({0, 0, 0}, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f));  // mirror
+  scene.spheres.push_back(make_sphere({0, 0, -3}, 1.0f, 0));                          // behind
+  scene.planes.push_back(make_plane({0, 0, -1}, -5.0f, 1));                           // z = 5
+  scene.lights.push_back(make_light({0, 0, 2}, {1, 1, 1}, 1.0f));
+  RenderSettings s;
+  s.width = 33;
+  s.height = 33;
+  s.depth = 1;
+  renderer().set_scene(scene);
+  renderer().render(s);
+  const cl_uint centre = renderer().image()[16 * s.width + 16];
+  EXPECT_GE(channel(centre, 0), 200) << "the mirror shows the red sphere behind the camera";
+  EXPECT_LE(channel(centre, 1), 10);
+  const cl_uint corner = renderer().image()[0];
+  EXPECT_EQ(channel(corner, 0), 0) << "the mirror shows the black background elsewhere";
+  s.depth = 0;  // no bounce: the mirror is its own (black) matte colour
+  renderer().render(s);
+  EXPECT_EQ(channel(renderer().image()[16 * s.width + 16], 0), 0);
+}
+
+TEST(RaytracerRender, AccumulationAveragesJitteredFramesAndRestartsOnCameraMove) {
+  Scene scene = empty_scene();
+  scene.materials.push_back(make_material({1, 1, 1}, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f));  // flat white
+  scene.spheres.push_back(make_sphere({0, 0, 5}, 1.5f, 0));
+  RenderSettings s;
+  s.width = 32;
+  s.height = 32;
+  renderer().set_scene(scene);
+  EXPECT_EQ(renderer().render(s, true).accumulated, 1u);
+  const std::vector<cl_uint> first = renderer().image();
+  for (cl_uint k = 2; k <= 8; ++k) EXPECT_EQ(renderer().render(s, true).accumulated, k);
+  const std::vector<cl_uint> averaged = renderer().image();
+  // Inside and outside the disc nothing changes; on its edge the jittered samples average to
+  // grey levels, which one frame of one sample per pixel never shows.
+  std::size_t same = 0, grey = 0;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    same += first[i] == averaged[i];
+    const int r = channel(averaged[i], 0);
+    grey += r > 0 && r < 255;
+    EXPECT_TRUE(channel(first[i], 0) == 0 || channel(first[i], 0) == 255);
+  }
+  EXPECT_GT(same, first.size() * 8 / 10);
+  EXPECT_GT(grey, 10u);
+  CameraView moved = scene.camera;
+  moved.position.x += 0.1f;
+  renderer().set_camera(moved);
+  EXPECT_EQ(renderer().render(s, true).accumulated, 1u);
+  EXPECT_EQ(renderer().render(s, false).accumulated, 1u);
+}
+
+}  // namespace
