@@ -4,12 +4,17 @@
 #ifndef SHARED_STRUCT_LAYOUTS_H
 #define SHARED_STRUCT_LAYOUTS_H
 
+#include "shared/boids.h"
 #include "shared/random.h"
 #include "shared/selftest.h"
 
 #define CLF_SHARED_STRUCTS(STRUCT)                   \
   STRUCT(SelfTestParticle, SELFTEST_PARTICLE_FIELDS) \
   STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
-  STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)
+  STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)           \
+  STRUCT(BoidsRules, BOIDS_RULES_FIELDS)             \
+  STRUCT(BoidsGrid, BOIDS_GRID_FIELDS)               \
+  STRUCT(BoidsSums, BOIDS_SUMS_FIELDS)               \
+  STRUCT(BoidsView, BOIDS_VIEW_FIELDS)
 
 #endif  // SHARED_STRUCT_LAYOUTS_H
