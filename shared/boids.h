@@ -106,11 +106,22 @@ CLF_FUNCTION cl_float4 boids_offset(cl_float4 from, cl_float4 to, BoidsRules r) 
   return d;
 }
 
+// The largest radius squared: pairs at least this far apart add nothing (kernels skip loading
+// their velocities; the sums are the same either way, since adding d * 0 changes nothing).
+CLF_FUNCTION cl_float boids_reach2(BoidsRules r) {
+  cl_float reach = r.cohesion_radius;
+  if (r.separation_radius > reach) reach = r.separation_radius;
+  if (r.alignment_radius > reach) reach = r.alignment_radius;
+  return reach * reach;
+}
+
+CLF_FUNCTION cl_float boids_length2(cl_float4 d) { return d.x * d.x + d.y * d.y + d.z * d.z; }
+
 // Adds neighbour j (offset d = p_j - p_i, velocity v_j) to boid i's sums. "Within r" means
 // strictly closer than r, so a radius of 0 sees no one. Branch-free (adding d * 0 leaves a sum
 // unchanged), which CPU vectorisers and GPUs both prefer.
 CLF_FUNCTION void boids_accumulate(BoidsSums* s, cl_float4 d, cl_float4 vj, BoidsRules r) {
-  const cl_float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  const cl_float d2 = boids_length2(d);
   const cl_int in_c = d2 < r.cohesion_radius * r.cohesion_radius ? 1 : 0;
   const cl_int in_s = d2 < r.separation_radius * r.separation_radius ? 1 : 0;
   const cl_int in_a = d2 < r.alignment_radius * r.alignment_radius ? 1 : 0;

@@ -15,12 +15,14 @@ struct GridCase {
   int wrap;
   int cell_width;
   std::size_t n;
+  float half_width = 0.0f;  // 0: a density with tens of neighbours per boid
 };
 
 std::string case_name(const testing::TestParamInfo<GridCase>& info) {
   const GridCase& c = info.param;
   return std::to_string(c.dims) + "D_" + (c.wrap ? "wrap" : "bounded") + "_width" +
-         std::to_string(c.cell_width) + "_n" + std::to_string(c.n);
+         std::to_string(c.cell_width) + "_n" + std::to_string(c.n) +
+         (c.half_width > 0.0f ? "_smallest_box" : "");
 }
 
 class BoidsGridVsBrute : public testing::TestWithParam<GridCase> {};
@@ -34,6 +36,7 @@ TEST_P(BoidsGridVsBrute, OneStepGivesTheSameVelocities) {
   // 0.5 per unit area in 2D.
   rules.half_width = c.dims == 3 ? boids::half_width_for_density(c.n, 3, 0.1, 1.0)
                                  : boids::half_width_for_density(c.n, 2, 0.5, 1.0);
+  if (c.half_width > 0.0f) rules.half_width = c.half_width;
   clf::Runtime& runtime = clf_test::runtime();
   boids::Simulation grid(runtime, rules, c.n, 11, boids::Method{false, c.cell_width});
   boids::Simulation brute(runtime, rules, c.n, 11, boids::Method{true, 1});
@@ -69,12 +72,15 @@ TEST_P(BoidsGridVsBrute, OneStepGivesTheSameVelocities) {
   EXPECT_GT(changed, c.n / 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, BoidsGridVsBrute,
-                         testing::Values(GridCase{2, 1, 1, 20000}, GridCase{3, 1, 1, 20000},
-                                         GridCase{2, 1, 2, 5000}, GridCase{3, 1, 2, 5000},
-                                         GridCase{2, 0, 1, 5000}, GridCase{3, 0, 1, 5000},
-                                         GridCase{2, 0, 2, 5000}, GridCase{3, 0, 2, 20000}),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BoidsGridVsBrute,
+    testing::Values(GridCase{2, 1, 1, 20000}, GridCase{3, 1, 1, 20000}, GridCase{2, 1, 2, 5000},
+                    GridCase{3, 1, 2, 5000}, GridCase{2, 0, 1, 5000}, GridCase{3, 0, 1, 5000},
+                    GridCase{2, 0, 2, 5000}, GridCase{3, 0, 2, 20000},
+                    // The fewest cells the wrap allows (3, resp. 2, per axis): every boid's
+                    // search wraps, and each cell must still be visited once.
+                    GridCase{3, 1, 1, 3000, 8.0f}, GridCase{2, 1, 2, 300, 10.5f}),
+    case_name);
 
 TEST(BoidsGrid, SameSeedGivesBitIdenticalRuns) {
   BoidsRules rules = boids::default_rules(3);

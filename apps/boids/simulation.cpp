@@ -154,17 +154,13 @@ std::array<double, kStageCount> StageRecorder::totals_ms() const {
 struct Simulation::Kernels {
   explicit Kernels(clf::Runtime& runtime)
       : cell_keys(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_keys"),
-        clear_all_cells(runtime, clf::kernel_source("kernels/boids/grid.cl"),
-                        "boids_clear_all_cells"),
-        clear_used_cells(runtime, clf::kernel_source("kernels/boids/grid.cl"),
-                         "boids_clear_used_cells"),
-        cell_ranges(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_ranges"),
+        cell_first(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_first"),
         reorder(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_reorder"),
         rules_grid(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_rules_grid"),
         rules_brute(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_rules_brute"),
         integrate(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_integrate_step"),
         init(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_init") {}
-  clf::CLKernel cell_keys, clear_all_cells, clear_used_cells, cell_ranges, reorder;
+  clf::CLKernel cell_keys, cell_first, reorder;
   clf::CLKernel rules_grid, rules_brute, integrate, init;
 };
 
@@ -213,7 +209,7 @@ Simulation::Simulation(clf::Runtime& runtime, const BoidsRules& rules, std::size
   if (!method_.brute) grid_ = make_grid(rules_, method_.cell_width_factor, max_cells_for(runtime));
   kernels_->init(clf::Range::linear(count_, work_group(kernels_->init)), cl_ulong(seed), rules_,
                  cl_uint(count_), position_[0], velocity_[0], id_[0]);
-  if (!method_.brute) regrid();
+  if (!method_.brute) allocate_cells();
 }
 
 Simulation::Simulation(clf::Runtime& runtime, const BoidsRules& rules, const State& initial,
@@ -234,25 +230,19 @@ std::size_t Simulation::work_group(const clf::CLKernel& kernel) const {
   return std::min<std::size_t>(256, kernel.max_work_group_size());
 }
 
-void Simulation::regrid() {
-  const std::size_t cells = grid_.cell_count;
-  if (!cell_start_ || cell_start_->size() < cells) {
-    cell_start_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(*runtime_, cells);
-    cell_end_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(*runtime_, cells);
+void Simulation::allocate_cells() {
+  const std::size_t entries = static_cast<std::size_t>(grid_.cell_count) + 1;
+  if (!cell_first_ || cell_first_->size() < entries) {
+    cell_first_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(*runtime_, entries);
   }
-  const cl_uint all = static_cast<cl_uint>(cell_start_->size());
-  kernels_->clear_all_cells(clf::Range::linear(all, work_group(kernels_->clear_all_cells)), all,
-                            *cell_start_, *cell_end_);
-  keys_hold_cells_ = false;
 }
 
 void Simulation::set_rules(const BoidsRules& rules) {
   validate_rules(rules);
   if (!method_.brute) {
     const BoidsGrid grid = make_grid(rules, method_.cell_width_factor, max_cells_for(*runtime_));
-    const bool relayout = grid.cell_count != grid_.cell_count || !cell_start_;
     grid_ = grid;
-    if (relayout) regrid();
+    allocate_cells();
   }
   rules_ = rules;
 }
@@ -260,9 +250,8 @@ void Simulation::set_rules(const BoidsRules& rules) {
 void Simulation::set_method(const Method& method) {
   if (!method.brute) {
     const BoidsGrid grid = make_grid(rules_, method.cell_width_factor, max_cells_for(*runtime_));
-    const bool relayout = grid.cell_count != grid_.cell_count || !cell_start_;
     grid_ = grid;
-    if (relayout) regrid();
+    allocate_cells();
   }
   method_ = method;
 }
@@ -276,22 +265,15 @@ void Simulation::step(StageRecorder* recorder) {
   Kernels& k = *kernels_;
   const cl_uint n = static_cast<cl_uint>(count_);
   if (!method_.brute) {
-    stage(kRanges, [&] {
-      if (keys_hold_cells_) {
-        k.clear_used_cells(clf::Range::linear(n, work_group(k.clear_used_cells)), keys_, n,
-                           *cell_start_, *cell_end_);
-      }
-    });
     stage(kKeys, [&] {
       k.cell_keys(clf::Range::linear(n, work_group(k.cell_keys)), position_[current_], rules_,
                   grid_, n, keys_, order_);
     });
     stage(kSort, [&] { sorter_.sort(keys_, order_); });
     stage(kRanges, [&] {
-      k.cell_ranges(clf::Range::linear(n, work_group(k.cell_ranges)), keys_, n, *cell_start_,
-                    *cell_end_);
+      k.cell_first(clf::Range::linear(n, work_group(k.cell_first)), keys_, n, grid_.cell_count,
+                   *cell_first_);
     });
-    keys_hold_cells_ = true;
     const int sorted = 1 - current_;
     stage(kReorder, [&] {
       k.reorder(clf::Range::linear(n, work_group(k.reorder)), order_, n, position_[current_],
@@ -307,8 +289,7 @@ void Simulation::step(StageRecorder* recorder) {
                     velocity_[current_], rules_, n, velocity_[scratch]);
     } else {
       k.rules_grid(clf::Range::linear(n, work_group(k.rules_grid)), position_[current_],
-                   velocity_[current_], *cell_start_, *cell_end_, rules_, grid_, n,
-                   velocity_[scratch]);
+                   velocity_[current_], *cell_first_, rules_, grid_, n, velocity_[scratch]);
     }
   });
   stage(kIntegrate, [&] {

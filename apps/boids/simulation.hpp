@@ -99,8 +99,7 @@ class Simulation {
 
  private:
   struct Kernels;
-  void allocate();
-  void regrid();
+  void allocate_cells();
   std::size_t work_group(const clf::CLKernel& kernel) const;
 
   clf::Runtime* runtime_;
@@ -117,9 +116,7 @@ class Simulation {
   std::array<clf::DeviceBuffer<cl_uint>, 2> id_;
   clf::DeviceBuffer<cl_uint> keys_;
   clf::DeviceBuffer<cl_uint> order_;
-  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_start_;
-  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_end_;
-  bool keys_hold_cells_ = false;  // keys_ has the last step's sorted keys for this grid
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_first_;  // cell_count + 1 entries
 };
 
 // The CPU reference: the seeded initial state and one brute-force step, with the same

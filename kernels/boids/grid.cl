@@ -1,6 +1,6 @@
 // The neighbour grid's construction, one launch per stage (a barrier() only synchronises one
 // work-group, so stages that read what other work-groups wrote are separate launches):
-// keys -> (radix sort, on the host side) -> clear the last step's cells -> cell ranges -> reorder.
+// keys -> (radix sort, on the host side) -> each cell's first boid -> reorder.
 #include "shared/boids.h"
 
 // Each boid's cell key, and the identity permutation the sort carries along.
@@ -12,36 +12,20 @@ __kernel void boids_cell_keys(__global const float4* position, BoidsRules rules,
   order[i] = i;
 }
 
-// Every cell empty (start = end = 0); used once per grid layout.
-__kernel void boids_clear_all_cells(uint cell_count, __global uint* cell_start,
-                                    __global uint* cell_end) {
-  const uint c = get_global_id(0);
-  if (c >= cell_count) return;
-  cell_start[c] = 0;
-  cell_end[c] = 0;
-}
-
-// Empties only the cells the previous step filled: O(n), not O(cells), so sparse grids (many
-// more cells than boids) cost nothing extra. `sorted_keys` are the previous step's keys.
-__kernel void boids_clear_used_cells(__global const uint* sorted_keys, uint n,
-                                     __global uint* cell_start, __global uint* cell_end) {
+// first[c] = the sorted index of cell c's first boid, for every cell, empty ones included, and
+// first[cell_count] = n: cell c is [first[c], first[c + 1]), and a row of adjacent cells is one
+// contiguous range. Boid i fills the entries from just after the previous boid's cell up to its
+// own, so every entry is written exactly once per step (no clearing, no races).
+__kernel void boids_cell_first(__global const uint* sorted_keys, uint n, uint cell_count,
+                               __global uint* first) {
   const uint i = get_global_id(0);
   if (i >= n) return;
   const uint key = sorted_keys[i];
-  if (i == 0 || sorted_keys[i - 1] != key) {  // one writer per cell
-    cell_start[key] = 0;
-    cell_end[key] = 0;
+  const uint from = i == 0 ? 0 : sorted_keys[i - 1] + 1;
+  for (uint c = from; c <= key; ++c) first[c] = i;
+  if (i == n - 1) {
+    for (uint c = key + 1; c <= cell_count; ++c) first[c] = n;
   }
-}
-
-// [start, end) of each non-empty cell in the sorted order.
-__kernel void boids_cell_ranges(__global const uint* sorted_keys, uint n, __global uint* cell_start,
-                                __global uint* cell_end) {
-  const uint i = get_global_id(0);
-  if (i >= n) return;
-  const uint key = sorted_keys[i];
-  if (i == 0 || sorted_keys[i - 1] != key) cell_start[key] = i;
-  if (i == n - 1 || sorted_keys[i + 1] != key) cell_end[key] = i + 1;
 }
 
 // Gathers the state into cell order, so a cell's boids are contiguous in memory.
