@@ -270,9 +270,12 @@ typedef struct BoidsView {
   cl_float focal;
   cl_int width;
   cl_int height;
+  cl_int point_radius;  // each boid is a (2 r + 1)^2-pixel square
 } BoidsView;
 CLF_SHARED_STRUCT(BoidsView)
 #define BOIDS_VIEW_FIELDS(FIELD) \
-  FIELD(right) FIELD(up) FIELD(forward) FIELD(distance) FIELD(focal) FIELD(width) FIELD(height)
+  FIELD(right)                   \
+  FIELD(up)                      \
+  FIELD(forward) FIELD(distance) FIELD(focal) FIELD(width) FIELD(height) FIELD(point_radius)
 
 #endif  // SHARED_BOIDS_H

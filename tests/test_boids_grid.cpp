@@ -100,6 +100,26 @@ TEST(BoidsGrid, SameSeedGivesBitIdenticalRuns) {
       0);
 }
 
+// Both ways of finding cell ranges give the same array, hence bit-identical steps.
+TEST(BoidsGrid, FillAndScanRangesGiveIdenticalSteps) {
+  for (int dims : {2, 3}) {
+    BoidsRules rules = boids::default_rules(dims);
+    rules.half_width = boids::half_width_for_density(8000, dims);  // the default: sparse cells
+    auto run = [&](boids::CellRanges ranges) {
+      boids::Simulation simulation(clf_test::runtime(), rules, 8000, 4,
+                                   boids::Method{false, 1, ranges});
+      EXPECT_EQ(simulation.cell_ranges(), ranges);
+      for (int step = 0; step < 3; ++step) simulation.step();
+      return simulation.state();
+    };
+    const boids::State fill = run(boids::CellRanges::fill);
+    const boids::State scan = run(boids::CellRanges::scan);
+    EXPECT_EQ(
+        std::memcmp(fill.velocity.data(), scan.velocity.data(), fill.size() * sizeof(cl_float4)), 0)
+        << dims << "D";
+  }
+}
+
 TEST(BoidsGrid, LayoutFollowsTheRadiusAndCellWidth) {
   BoidsRules rules = boids::default_rules(3);
   rules.half_width = 50.0f;  // 100 wide, largest radius 5

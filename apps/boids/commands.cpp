@@ -87,7 +87,8 @@ std::string method_text(const Simulation& s) {
   std::string cells = std::to_string(g.cells_per_axis);
   for (int d = 1; d < s.rules().dims; ++d) cells += "x" + std::to_string(g.cells_per_axis);
   return "grid " + cells + " cells of width " + fixed(1.0 / g.cells_per_unit, 3) + ", " +
-         std::to_string(g.search_cells) + "^" + std::to_string(s.rules().dims) + " cells searched";
+         std::to_string(g.search_cells) + "^" + std::to_string(s.rules().dims) +
+         " cells searched, ranges by " + to_string(s.cell_ranges());
 }
 
 }  // namespace
@@ -107,6 +108,9 @@ void ModelOptions::add_to(CLI::App& app) {
                  "grid cells 1x (3^d searched) or 2x (2^d) the largest radius")
       ->capture_default_str();
   app.add_flag("--brute", brute, "O(n^2) neighbour search instead of the grid");
+  app.add_option("--ranges", ranges,
+                 "cell ranges: fill (CPUs), scan (GPUs) or auto (by device type)")
+      ->capture_default_str();
   app.add_option("--rc", rc, "cohesion radius")->capture_default_str();
   app.add_option("--rs", rs, "separation radius")->capture_default_str();
   app.add_option("--ra", ra, "alignment radius")->capture_default_str();
@@ -150,9 +154,10 @@ void RunOptions::add_to(CLI::App& app) {
 
 void BenchOptions::add_to(CLI::App& app) {
   app.add_option("--min-n", min_n, "smallest N")->capture_default_str();
-  app.add_option("--max-n", max_n, "largest N (default: the device's limit; 2^17 on CPUs)");
+  app.add_option("--max-n", max_n, "largest N (default: the device's limit; 2^18 on CPUs)");
   app.add_option("--seconds", seconds, "time measured per point")->capture_default_str();
   app.add_option("--cell-width", cell_width, "1 or 2, as for run")->capture_default_str();
+  app.add_option("--ranges", ranges, "auto, fill or scan, as for run")->capture_default_str();
   app.add_option("--dims", dims, "2 or 3 (default both)")->check(CLI::IsMember({2, 3}));
   app.add_option("--json", json_file, "write the table as JSON");
 }
@@ -173,6 +178,7 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
   }
   if (n == 0) throw clf::Error("--n must be at least 1, got 0");
   const BoidsRules rules = model.rules(n);
+  const Method method = model.method();
   if (!model.init_file.empty()) {
     validate_state(initial.state, rules, model.init_file, &initial.lines);
   }
@@ -181,8 +187,8 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
   std::unique_ptr<Simulation> simulation =
       model.init_file.empty()
-          ? std::make_unique<Simulation>(*runtime, rules, n, model.seed, model.method())
-          : std::make_unique<Simulation>(*runtime, rules, initial.state, model.method());
+          ? std::make_unique<Simulation>(*runtime, rules, n, model.seed, method)
+          : std::make_unique<Simulation>(*runtime, rules, initial.state, method);
   out << "cl-boids run on " << runtime->device_name() << "\n"
       << "  " << n << " boids, " << rules.dims << "D, box [" << -rules.half_width << ", "
       << rules.half_width << ")^" << rules.dims << ", " << (rules.wrap ? "wrap" : "bounded") << ", "
@@ -252,10 +258,11 @@ int bench_command(const BenchOptions& options, const clf::DeviceOptions& device,
     throw clf::Error("--cell-width must be 1 or 2, got " + std::to_string(options.cell_width));
   }
   if (options.min_n == 0) throw clf::Error("--min-n must be at least 1, got 0");
+  const Method method{false, options.cell_width, parse_cell_ranges(options.ranges)};
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
   const bool cpu = runtime->device().type == clf::DeviceType::cpu;
   std::size_t max_n = options.max_n != 0 ? options.max_n : Simulation::max_boids(*runtime);
-  if (options.max_n == 0 && cpu) max_n = std::min<std::size_t>(max_n, 1u << 17);  // ~1 minute
+  if (options.max_n == 0 && cpu) max_n = std::min<std::size_t>(max_n, 1u << 18);  // ~1 minute
   out << "cl-boids bench on " << runtime->device_name() << ", cell width " << options.cell_width
       << "x, " << options.seconds << " s per point\n";
   out << std::left << std::setw(9) << "density" << std::right << std::setw(5) << "dims"
@@ -276,7 +283,7 @@ int bench_command(const BenchOptions& options, const clf::DeviceOptions& device,
         } else {
           rules.half_width = half_width_for_density(n, dims);
         }
-        Simulation simulation(*runtime, rules, n, 1, Method{false, options.cell_width});
+        Simulation simulation(*runtime, rules, n, 1, method);
         simulation.step();  // warm-up: first sort allocates its temporaries
         simulation.step();
         runtime->finish();

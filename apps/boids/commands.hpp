@@ -23,6 +23,7 @@ struct ModelOptions {
   bool bounded = false;
   int cell_width = 1;
   bool brute = false;
+  std::string ranges = "auto";
   // The defaults (default_rules()).
   float rc = 5.0f, rs = 3.0f, ra = 5.0f;
   float wc = 0.01f, ws = 0.1f, wa = 0.1f, wg = 0.0f;
@@ -32,7 +33,7 @@ struct ModelOptions {
   void add_to(CLI::App& app);
   // The rules these options ask for with n boids (validated); throws clf::Error.
   BoidsRules rules(std::size_t n) const;
-  Method method() const { return Method{brute, cell_width}; }
+  Method method() const { return Method{brute, cell_width, parse_cell_ranges(ranges)}; }
 };
 
 struct RunOptions {
@@ -50,6 +51,7 @@ struct BenchOptions {
   std::size_t max_n = 0;  // 0: the device's limit (capped on CPU devices)
   double seconds = 0.3;   // timed per point (at least 3 steps)
   int cell_width = 1;
+  std::string ranges = "auto";
   int dims = 0;  // 0: both
   std::string json_file;
   void add_to(CLI::App& app);

@@ -12,6 +12,7 @@ BoidsView make_view(const BoidsRules& rules, int width, int height, float yaw, f
   BoidsView view{};
   view.width = width;
   view.height = height;
+  view.point_radius = std::min(width, height) >= 400 ? 1 : 0;
   // The camera sits at -forward * distance and looks at the origin; world up is +z.
   const float cp = std::cos(pitch);
   const float forward[3] = {-cp * std::cos(yaw), -cp * std::sin(yaw), -std::sin(pitch)};
@@ -27,7 +28,7 @@ BoidsView make_view(const BoidsRules& rules, int width, int height, float yaw, f
   view.forward = cl_float4{{forward[0], forward[1], forward[2], 0.0f}};
   const float L = rules.half_width;
   const float reach = 1.75f * L;  // a little more than the box's half diagonal, sqrt(3) L
-  view.distance = 3.0f * L;
+  view.distance = 10.0f * L;      // far enough for a mild perspective
   // The half diagonal at its nearest fills half the smaller side of the frame.
   view.focal = 0.5f * static_cast<float>(std::min(width, height)) * (view.distance - reach) / reach;
   return view;

@@ -1,6 +1,7 @@
-// Frames of a Simulation drawn on the device (kernels/boids/render.cl): one pixel per boid,
-// coloured by heading; 3D through an orbiting perspective camera. A GUI keeps the RGBA buffer
-// on the device and draws every frame; the CLI downloads one and writes a PNG.
+// Frames of a Simulation drawn on the device (kernels/boids/render.cl): one point per boid (3x3
+// pixels in frames of 400 pixels and more), coloured by heading; 3D through an orbiting perspective
+// camera. A GUI keeps the RGBA buffer on the device and draws every frame; the CLI downloads one
+// and writes a PNG.
 #pragma once
 
 #include <cstdint>

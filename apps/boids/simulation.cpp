@@ -108,7 +108,7 @@ BoidsGrid make_grid(const BoidsRules& rules, int cell_width_factor, std::uint64_
                      ". Use a larger --box, smaller radii, --cell-width 1, --bounded or --brute");
   }
   // Widen cells until the grid fits (wider cells are still correct, only slower).
-  const std::uint64_t cap = std::min<std::uint64_t>(max_cells, 1ull << 31);
+  const std::uint64_t cap = std::min<std::uint64_t>(max_cells, (1ull << 31) - 2);  // scan limit
   auto cells = [&](std::int64_t s) {
     std::uint64_t c = 1;
     for (int d = 0; d < rules.dims; ++d) c *= static_cast<std::uint64_t>(s);
@@ -128,6 +128,24 @@ BoidsGrid make_grid(const BoidsRules& rules, int cell_width_factor, std::uint64_
   grid.cells_per_unit = static_cast<cl_float>(static_cast<double>(side) / width);
   grid.cell_count = static_cast<cl_uint>(cells(side));
   return grid;
+}
+
+CellRanges parse_cell_ranges(const std::string& name) {
+  if (name == "auto") return CellRanges::automatic;
+  if (name == "fill") return CellRanges::fill;
+  if (name == "scan") return CellRanges::scan;
+  throw clf::Error("--ranges must be auto, fill or scan, got '" + name + "'");
+}
+
+const char* to_string(CellRanges ranges) {
+  switch (ranges) {
+    case CellRanges::fill:
+      return "fill";
+    case CellRanges::scan:
+      return "scan";
+    default:
+      return "auto";
+  }
 }
 
 const char* stage_name(int stage) {
@@ -155,12 +173,14 @@ struct Simulation::Kernels {
   explicit Kernels(clf::Runtime& runtime)
       : cell_keys(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_keys"),
         cell_first(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_first"),
+        clear_counts(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_clear_counts"),
+        cell_counts(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_cell_counts"),
         reorder(runtime, clf::kernel_source("kernels/boids/grid.cl"), "boids_reorder"),
         rules_grid(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_rules_grid"),
         rules_brute(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_rules_brute"),
         integrate(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_integrate_step"),
         init(runtime, clf::kernel_source("kernels/boids/rules.cl"), "boids_init") {}
-  clf::CLKernel cell_keys, cell_first, reorder;
+  clf::CLKernel cell_keys, cell_first, clear_counts, cell_counts, reorder;
   clf::CLKernel rules_grid, rules_brute, integrate, init;
 };
 
@@ -230,10 +250,22 @@ std::size_t Simulation::work_group(const clf::CLKernel& kernel) const {
   return std::min<std::size_t>(256, kernel.max_work_group_size());
 }
 
+CellRanges Simulation::cell_ranges() const {
+  if (method_.ranges != CellRanges::automatic) return method_.ranges;
+  return runtime_->device().type == clf::DeviceType::gpu ? CellRanges::scan : CellRanges::fill;
+}
+
 void Simulation::allocate_cells() {
+  // The scan wants input and output of the same size, so both hold exactly cell_count + 1.
   const std::size_t entries = static_cast<std::size_t>(grid_.cell_count) + 1;
-  if (!cell_first_ || cell_first_->size() < entries) {
+  if (!cell_first_ || cell_first_->size() != entries) {
     cell_first_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(*runtime_, entries);
+    cell_counts_.reset();
+  }
+  if (cell_ranges() == CellRanges::scan) {
+    if (!cell_counts_)
+      cell_counts_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(*runtime_, entries);
+    if (!scan_) scan_ = std::make_unique<clf::primitives::Scan<cl_uint>>(*runtime_);
   }
 }
 
@@ -251,6 +283,7 @@ void Simulation::set_method(const Method& method) {
   if (!method.brute) {
     const BoidsGrid grid = make_grid(rules_, method.cell_width_factor, max_cells_for(*runtime_));
     grid_ = grid;
+    method_ = method;
     allocate_cells();
   }
   method_ = method;
@@ -271,8 +304,16 @@ void Simulation::step(StageRecorder* recorder) {
     });
     stage(kSort, [&] { sorter_.sort(keys_, order_); });
     stage(kRanges, [&] {
-      k.cell_first(clf::Range::linear(n, work_group(k.cell_first)), keys_, n, grid_.cell_count,
-                   *cell_first_);
+      if (cell_ranges() == CellRanges::scan) {
+        const cl_uint entries = grid_.cell_count + 1;
+        k.clear_counts(clf::Range::linear(entries, work_group(k.clear_counts)), entries,
+                       *cell_counts_);
+        k.cell_counts(clf::Range::linear(n, work_group(k.cell_counts)), keys_, n, *cell_counts_);
+        scan_->exclusive(*cell_counts_, *cell_first_);
+      } else {
+        k.cell_first(clf::Range::linear(n, work_group(k.cell_first)), keys_, n, grid_.cell_count,
+                     *cell_first_);
+      }
     });
     const int sorted = 1 - current_;
     stage(kReorder, [&] {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "framework/clf.hpp"
+#include "framework/primitives/scan.hpp"
 #include "framework/primitives/sort.hpp"
 #include "shared/boids.h"
 
@@ -40,11 +41,21 @@ void validate_rules(const BoidsRules& rules);
 // for the wrap-around search (fewer than 3, resp. 2, cells per axis).
 BoidsGrid make_grid(const BoidsRules& rules, int cell_width_factor, std::uint64_t max_cells);
 
+// How cells' first boids are found after the sort. fill: each cell's first boid writes the
+// entries of the empty cells before it (O(N + cells), but one work-item may fill a long gap:
+// fine on CPUs); scan: counts per cell and an exclusive scan (balanced: GPUs). automatic: scan
+// on GPUs, fill elsewhere.
+enum class CellRanges { automatic, fill, scan };
+
 // How a step's neighbours are found.
 struct Method {
   bool brute = false;         // O(n^2) on the device
   int cell_width_factor = 1;  // 1: 3^d cells searched; 2: 2^d cells searched
+  CellRanges ranges = CellRanges::automatic;
 };
+// "auto", "fill", "scan" and back; parse throws clf::Error naming --ranges.
+CellRanges parse_cell_ranges(const std::string& name);
+const char* to_string(CellRanges ranges);
 
 // Device time per stage, summed over the steps recorded (ms); needs a profiling runtime.
 enum Stage { kKeys, kSort, kRanges, kReorder, kRules, kIntegrate, kStageCount };
@@ -87,6 +98,8 @@ class Simulation {
   const Method& method() const { return method_; }
   clf::Runtime& runtime() const { return *runtime_; }
   std::size_t steps_done() const { return steps_done_; }
+  // The cell-range method that runs (automatic resolved for the device).
+  CellRanges cell_ranges() const;
 
   // The state in boid order (downloads and un-permutes).
   State state() const;
@@ -116,7 +129,9 @@ class Simulation {
   std::array<clf::DeviceBuffer<cl_uint>, 2> id_;
   clf::DeviceBuffer<cl_uint> keys_;
   clf::DeviceBuffer<cl_uint> order_;
-  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_first_;  // cell_count + 1 entries
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_first_;   // cell_count + 1 entries
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> cell_counts_;  // for CellRanges::scan
+  std::unique_ptr<clf::primitives::Scan<cl_uint>> scan_;
 };
 
 // The CPU reference: the seeded initial state and one brute-force step, with the same

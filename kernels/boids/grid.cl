@@ -28,6 +28,25 @@ __kernel void boids_cell_first(__global const uint* sorted_keys, uint n, uint ce
   }
 }
 
+// The balanced alternative (GPUs, where one work-item filling a long run of empty cells would
+// stall its neighbours): counts per cell, then an exclusive scan over cell_count + 1 entries
+// gives the same first[] array.
+__kernel void boids_clear_counts(uint entries, __global uint* counts) {
+  const uint c = get_global_id(0);
+  if (c < entries) counts[c] = 0;
+}
+
+// The first boid of each cell's run counts the run (as long as the cell's occupancy).
+__kernel void boids_cell_counts(__global const uint* sorted_keys, uint n, __global uint* counts) {
+  const uint i = get_global_id(0);
+  if (i >= n) return;
+  const uint key = sorted_keys[i];
+  if (i > 0 && sorted_keys[i - 1] == key) return;
+  uint end = i + 1;
+  while (end < n && sorted_keys[end] == key) ++end;
+  counts[key] = end - i;
+}
+
 // Gathers the state into cell order, so a cell's boids are contiguous in memory.
 __kernel void boids_reorder(__global const uint* order, uint n, __global const float4* position,
                             __global const float4* velocity, __global const uint* id,

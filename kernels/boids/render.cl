@@ -1,6 +1,6 @@
-// Draws boids into an RGBA frame: one pixel per boid, coloured by heading. Overlapping boids
-// are resolved with atomic_max on a packed (nearness, colour) word, so frames are deterministic
-// and in 3D the nearest boid wins; a second launch unpacks the words into RGBA bytes.
+// Draws boids into an RGBA frame: one point (a small square) per boid, coloured by heading.
+// Overlapping boids are resolved with atomic_max on a packed (nearness, colour) word, so frames are
+// deterministic and in 3D the nearest boid wins; a second launch unpacks the words into RGBA bytes.
 #include "shared/boids.h"
 
 __kernel void boids_clear_frame(uint pixels, __global uint* packed) {
@@ -86,8 +86,12 @@ __kernel void boids_draw(__global const float4* position, __global const float4*
     rgb = ((uint)((float)((rgb >> 16) & 255) * shade) << 16) |
           ((uint)((float)((rgb >> 8) & 255) * shade) << 8) | (uint)((float)(rgb & 255) * shade);
   }
-  const uint pixel = (uint)sy * (uint)view.width + (uint)sx;
-  atomic_max(&packed[pixel], (nearness << 24) | rgb);
+  const int cx = (int)sx, cy = (int)sy, r = view.point_radius;
+  for (int y = max(cy - r, 0); y <= min(cy + r, view.height - 1); ++y) {
+    for (int x = max(cx - r, 0); x <= min(cx + r, view.width - 1); ++x) {
+      atomic_max(&packed[(uint)y * (uint)view.width + (uint)x], (nearness << 24) | rgb);
+    }
+  }
 }
 
 // Packed words to RGBA bytes (r, g, b, a in memory order); empty pixels get the background.
