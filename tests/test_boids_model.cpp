@@ -167,6 +167,9 @@ TEST(BoidsModel, RuleChangesTakeEffectOnTheNextStep) {
   bad.separation_radius = -1.0f;
   EXPECT_CLF_ERROR(simulation.set_rules(bad), "--rs", "-1");
   EXPECT_EQ(simulation.rules().separation_radius, rules.separation_radius);
+  BoidsRules other_box = rules;
+  other_box.half_width = 30.0f;
+  EXPECT_CLF_ERROR(simulation.set_rules(other_box), "--box", "new simulation");
 }
 
 }  // namespace

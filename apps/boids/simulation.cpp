@@ -271,6 +271,9 @@ void Simulation::allocate_cells() {
 
 void Simulation::set_rules(const BoidsRules& rules) {
   validate_rules(rules);
+  // The state lives in the box of these dimensions; another box needs a new Simulation.
+  require(rules.dims == rules_.dims && rules.half_width == rules_.half_width,
+          "changing --dims or --box needs a new simulation (reset), not new rules");
   if (!method_.brute) {
     const BoidsGrid grid = make_grid(rules, method_.cell_width_factor, max_cells_for(*runtime_));
     grid_ = grid;

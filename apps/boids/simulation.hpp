@@ -84,8 +84,8 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
 
   // Both take effect on the next step; nothing is recompiled. Throw clf::Error for bad values
-  // (the simulation keeps its old settings then). Changing L, dims or wrap of a running flock is
-  // allowed but positions outside a smaller box are only confined as they move.
+  // (the simulation keeps its old settings then), and set_rules for a change of dims or L (the
+  // state lives in that box: make a new Simulation, which reuses the built kernels).
   void set_rules(const BoidsRules& rules);
   void set_method(const Method& method);
 
