@@ -19,6 +19,9 @@ int main(int argc, char** argv) try {
   CLI::App* bench =
       app.add_subcommand("bench", "sweep N for the default and the dense density, 2D and 3D");
   bench_options.add_to(*bench);
+  // The device options may follow the subcommand: `cl-boids run --n 1000 --device 1`.
+  run->fallthrough();
+  bench->fallthrough();
   CLI11_PARSE(app, argc, argv);
 
   if (device_options.handle_list_devices()) return 0;
