@@ -4,6 +4,7 @@
 #ifndef SHARED_STRUCT_LAYOUTS_H
 #define SHARED_STRUCT_LAYOUTS_H
 
+#include "shared/boids.h"
 #include "shared/kalah.h"
 #include "shared/random.h"
 #include "shared/raytracer.h"
@@ -21,6 +22,10 @@
   STRUCT(RtCamera, RT_CAMERA_FIELDS)                 \
   STRUCT(RtFrameParams, RT_FRAME_PARAMS_FIELDS)      \
   STRUCT(RtBvhNode, RT_BVH_NODE_FIELDS)              \
-  STRUCT(RtHit, RT_HIT_FIELDS)
+  STRUCT(RtHit, RT_HIT_FIELDS)                       \
+  STRUCT(BoidsRules, BOIDS_RULES_FIELDS)             \
+  STRUCT(BoidsGrid, BOIDS_GRID_FIELDS)               \
+  STRUCT(BoidsSums, BOIDS_SUMS_FIELDS)               \
+  STRUCT(BoidsView, BOIDS_VIEW_FIELDS)
 
 #endif  // SHARED_STRUCT_LAYOUTS_H

@@ -1,0 +1,24 @@
+// Boid states as CSV: one boid per line, x,y[,z],vx,vy[,vz], written with %.9g so every float
+// reads back to the same bits. Blank lines and lines starting with '#' are skipped on reading.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "apps/boids/simulation.hpp"
+
+namespace boids {
+
+struct CsvBoids {
+  State state;
+  std::vector<std::size_t> lines;  // the 1-based line each boid came from, for messages
+};
+
+// Throws clf::Error "FILE:LINE: ..." naming the field and value for a malformed line, and for a
+// file that cannot be read or holds no boids.
+CsvBoids read_csv(const std::string& path, int dims);
+// Throws clf::Error when the file cannot be written.
+void write_csv(const std::string& path, const State& state, int dims);
+
+}  // namespace boids

@@ -1,0 +1,169 @@
+// cl-boids' files and commands: CSV round trips, dumps, PNG frames and input errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "apps/boids/commands.hpp"
+#include "apps/boids/csv.hpp"
+#include "apps/boids/render.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+// A file path under the test's temporary directory.
+std::string temp_path(const std::string& name) { return testing::TempDir() + "boids_" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+boids::RunOptions small_run(int dims) {
+  boids::RunOptions options;
+  options.model.dims = dims;
+  options.model.count = 600;
+  options.model.count_given = true;
+  options.model.box = dims == 3 ? 12.0f : 30.0f;
+  options.steps = 4;
+  return options;
+}
+
+int run(const boids::RunOptions& options) {
+  std::ostringstream out;
+  clf::DeviceOptions device;
+  device.request.quiet = true;
+  return boids::run_command(options, device, out);
+}
+
+TEST(BoidsCsv, WriteThenReadGivesTheSameBits) {
+  for (int dims : {2, 3}) {
+    BoidsRules rules = boids::default_rules(dims);
+    const boids::State state = boids::reference_initial_state(500, 9, rules);
+    const std::string path = temp_path("roundtrip.csv");
+    boids::write_csv(path, state, dims);
+    const boids::CsvBoids read = boids::read_csv(path, dims);
+    ASSERT_EQ(read.state.size(), state.size());
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&read.state.position[i], &state.position[i], sizeof(cl_float4)), 0);
+      ASSERT_EQ(std::memcmp(&read.state.velocity[i], &state.velocity[i], sizeof(cl_float4)), 0);
+    }
+    EXPECT_EQ(read.lines.back(), 500u);
+  }
+}
+
+TEST(BoidsCsv, MalformedLinesNameFileLineAndField) {
+  const std::string path = temp_path("bad.csv");
+  write_file(path, "# x,y,vx,vy\n1,2,0.5,0.5\n\n1,2,0.5\n");
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "bad.csv:4:", "expected 4", "found 3");
+  write_file(path, "1,2,0.5,0.5\n1,2,abc,0.5\n");
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "bad.csv:2:", "field 3 (vx)", "'abc'");
+  write_file(path, "1,2,3,0.5,0.5,1e99\n");
+  EXPECT_CLF_ERROR(boids::read_csv(path, 3), "bad.csv:1:", "field 6 (vz)", "not a finite");
+  write_file(path, "# nothing\n");
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "bad.csv", "no boids");
+  EXPECT_CLF_ERROR(boids::read_csv(temp_path("missing.csv"), 2), "missing.csv", "cannot open");
+}
+
+// Two runs with the same seed dump identical files; a run from the dumped initial state gives
+// the same dump as the seeded run.
+TEST(BoidsRun, DumpsAreDeterministicAndInitRoundTrips) {
+  for (int dims : {2, 3}) {
+    boids::RunOptions options = small_run(dims);
+    options.dump_file = temp_path("a.csv");
+    ASSERT_EQ(run(options), 0);
+    options.dump_file = temp_path("b.csv");
+    ASSERT_EQ(run(options), 0);
+    const std::string a = read_file(temp_path("a.csv"));
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, read_file(temp_path("b.csv")));
+
+    boids::RunOptions initial = small_run(dims);
+    initial.steps = 0;
+    initial.dump_file = temp_path("initial.csv");
+    ASSERT_EQ(run(initial), 0);
+    boids::RunOptions resumed = small_run(dims);
+    resumed.model.count_given = false;
+    resumed.model.init_file = temp_path("initial.csv");
+    resumed.dump_file = temp_path("c.csv");
+    ASSERT_EQ(run(resumed), 0);
+    EXPECT_EQ(a, read_file(temp_path("c.csv"))) << dims << "D";
+  }
+}
+
+TEST(BoidsRun, WritesAPngFrameAndJson) {
+  for (int dims : {2, 3}) {
+    boids::RunOptions options = small_run(dims);
+    options.png_file = temp_path("frame.png");
+    options.json_file = temp_path("run.json");
+    options.image_size = 64;
+    ASSERT_EQ(run(options), 0);
+    const std::string png = read_file(options.png_file);
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    EXPECT_NE(read_file(options.json_file).find("\"steps_per_second\""), std::string::npos);
+  }
+}
+
+TEST(BoidsRender, DrawsEveryBoidInsideTheFrame) {
+  clf::Runtime& runtime = clf_test::runtime();
+  for (int dims : {2, 3}) {
+    BoidsRules rules = boids::default_rules(dims);
+    rules.half_width = 20.0f;
+    boids::Simulation simulation(runtime, rules, 50, 1, boids::Method{true, 1});
+    boids::FrameRenderer renderer(runtime);
+    const BoidsView view = boids::make_view(rules, 256, 256);
+    const std::vector<std::uint8_t> frame = renderer.render(simulation, view);
+    ASSERT_EQ(frame.size(), 256u * 256u * 4u);
+    std::size_t lit = 0;
+    for (std::size_t i = 0; i < frame.size(); i += 4) {
+      if (frame[i] != 12 || frame[i + 1] != 14 || frame[i + 2] != 22) ++lit;
+      EXPECT_EQ(frame[i + 3], 255);
+    }
+    // 50 boids, a few may share a pixel.
+    EXPECT_GE(lit, 40u) << dims << "D";
+    EXPECT_LE(lit, 50u) << dims << "D";
+    EXPECT_EQ(renderer.render(simulation, view), frame);  // deterministic
+  }
+}
+
+TEST(BoidsRun, BadInputIsRefusedWithAClearMessage) {
+  boids::RunOptions options = small_run(2);
+  options.model.count = 0;
+  EXPECT_CLF_ERROR(run(options), "--n must be at least 1");
+  options = small_run(2);
+  options.model.rs = -1.0f;
+  EXPECT_CLF_ERROR(run(options), "--rs (separation radius)", "-1");
+  options = small_run(3);
+  options.model.box = 6.0f;  // 12 wide, radius 5: two cells, the wrap needs three
+  EXPECT_CLF_ERROR(run(options), "box is too small", "--box L = 6");
+  options.model.cell_width = 2;
+  EXPECT_CLF_ERROR(run(options), "box is too small", "--cell-width 2 needs 2");
+  options = small_run(2);
+  options.model.goal = "1,x";
+  EXPECT_CLF_ERROR(run(options), "--goal", "'x'");
+  options = small_run(2);
+  options.model.max_speed = 100.0f;
+  options.model.box = 10.0f;
+  EXPECT_CLF_ERROR(run(options), "--max-speed x --dt");
+
+  const std::string path = temp_path("outside.csv");
+  write_file(path, "0,0,0,0\n# comment\n31,0,0,0\n");
+  options = small_run(2);
+  options.model.count_given = false;
+  options.model.init_file = path;
+  EXPECT_CLF_ERROR(run(options), "outside.csv:3:", "x = 31", "outside the box");
+  write_file(path, "0,0,0,0\n1,0,0,0\n");
+  options.model.count_given = true;
+  options.model.count = 5;
+  EXPECT_CLF_ERROR(run(options), "--n 5", "holds 2 boids");
+}
+
+}  // namespace

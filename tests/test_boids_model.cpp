@@ -1,0 +1,175 @@
+// The boids model on the device against the CPU reference (shared/boids.h on both sides).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "apps/boids/simulation.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+// |a - b| <= tolerance * max(|b|, floor), per boid, over x, y, z.
+void expect_close(const std::vector<cl_float4>& actual, const std::vector<cl_float4>& expected,
+                  double tolerance, double floor, const char* what) {
+  ASSERT_EQ(actual.size(), expected.size());
+  int failures = 0;
+  for (std::size_t i = 0; i < actual.size() && failures < 5; ++i) {
+    const double dx = actual[i].x - expected[i].x, dy = actual[i].y - expected[i].y,
+                 dz = actual[i].z - expected[i].z;
+    const double error = std::sqrt(dx * dx + dy * dy + dz * dz);
+    const double size =
+        std::sqrt(double(expected[i].x) * expected[i].x + double(expected[i].y) * expected[i].y +
+                  double(expected[i].z) * expected[i].z);
+    if (error > tolerance * std::max(size, floor)) {
+      ADD_FAILURE() << what << " of boid " << i << ": got (" << actual[i].x << ", " << actual[i].y
+                    << ", " << actual[i].z << "), expected (" << expected[i].x << ", "
+                    << expected[i].y << ", " << expected[i].z << ")";
+      ++failures;
+    }
+  }
+}
+
+bool same_bits(const std::vector<cl_float4>& a, const std::vector<cl_float4>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(cl_float4)) == 0;
+}
+
+TEST(BoidsModel, InitialStateIsTheReferenceBitForBit) {
+  for (int dims : {2, 3}) {
+    BoidsRules rules = boids::default_rules(dims);
+    rules.half_width = boids::half_width_for_density(3000, dims);
+    boids::Simulation simulation(clf_test::runtime(), rules, 3000, 42, boids::Method{true, 1});
+    const boids::State device = simulation.state();
+    const boids::State host = boids::reference_initial_state(3000, 42, rules);
+    EXPECT_TRUE(same_bits(device.position, host.position)) << dims << "D positions";
+    EXPECT_TRUE(same_bits(device.velocity, host.velocity)) << dims << "D velocities";
+    for (const cl_float4& p : host.position) {
+      ASSERT_TRUE(p.x >= -rules.half_width && p.x < rules.half_width);
+      if (dims == 2) {
+        ASSERT_EQ(p.z, 0.0f);
+      }
+    }
+    // Another seed gives another flock.
+    EXPECT_FALSE(
+        same_bits(boids::reference_initial_state(3000, 43, rules).position, host.position));
+  }
+}
+
+TEST(BoidsModel, BruteForceStepsMatchTheCpuReference) {
+  for (int dims : {2, 3}) {
+    for (int wrap : {1, 0}) {
+      BoidsRules rules = boids::default_rules(dims);
+      rules.wrap = wrap;
+      rules.half_width = dims == 2 ? 60.0f : 20.0f;  // dense enough for many neighbours
+      rules.goal_weight = 0.05f;
+      rules.goal.x = 3.0f;
+      rules.goal.y = -2.0f;
+      rules.goal.z = dims == 3 ? 1.0f : 0.0f;
+      boids::Simulation simulation(clf_test::runtime(), rules, 2000, 7, boids::Method{true, 1});
+      boids::State expected = boids::reference_initial_state(2000, 7, rules);
+      for (int step = 0; step < 3; ++step) {
+        simulation.step();
+        expected = boids::reference_step(expected, rules);
+      }
+      const boids::State actual = simulation.state();
+      SCOPED_TRACE(std::to_string(dims) + "D " + (wrap ? "wrap" : "bounded"));
+      expect_close(actual.velocity, expected.velocity, 1e-4, 0.1, "velocity");
+      expect_close(actual.position, expected.position, 1e-5, rules.half_width, "position");
+    }
+  }
+}
+
+// Two boids 2 apart through the wrap (x = L - 1 and x = -L + 1) see each other: cohesion pulls
+// with w_c * 2, separation pushes with w_s * 2, so v_x = +-(0.02 - 0.2). Bounded: 2L - 2 apart,
+// no interaction.
+TEST(BoidsModel, NeighboursAcrossTheWrapInteract) {
+  for (int dims : {2, 3}) {
+    for (int wrap : {1, 0}) {
+      for (const boids::Method method :
+           {boids::Method{true, 1}, boids::Method{false, 1}, boids::Method{false, 2}}) {
+        BoidsRules rules = boids::default_rules(dims);
+        rules.wrap = wrap;
+        rules.half_width = 40.0f;
+        boids::State state;
+        state.position = {cl_float4{{rules.half_width - 1.0f, 0.5f, dims == 3 ? -0.5f : 0.0f, 0}},
+                          cl_float4{{-rules.half_width + 1.0f, 0.5f, dims == 3 ? -0.5f : 0.0f, 0}}};
+        state.velocity = {cl_float4{{0, 0, 0, 0}}, cl_float4{{0, 0, 0, 0}}};
+        boids::Simulation simulation(clf_test::runtime(), rules, state, method);
+        simulation.step();
+        const boids::State after = simulation.state();
+        const boids::State reference = boids::reference_step(state, rules);
+        SCOPED_TRACE(
+            std::to_string(dims) + "D " + (wrap ? "wrap" : "bounded") +
+            (method.brute ? " brute" : " grid " + std::to_string(method.cell_width_factor)));
+        const float expected = wrap ? 0.01f * 2.0f - 0.1f * 2.0f : 0.0f;
+        EXPECT_NEAR(after.velocity[0].x, expected, 1e-6);
+        EXPECT_NEAR(after.velocity[1].x, -expected, 1e-6);
+        EXPECT_NEAR(reference.velocity[0].x, expected, 1e-6);
+        EXPECT_EQ(after.velocity[0].y, 0.0f);
+        // Boid 0 moved left, away from the wall it is near; positions stay in the box.
+        EXPECT_NEAR(after.position[0].x, rules.half_width - 1.0f + expected * rules.dt, 1e-5);
+      }
+    }
+  }
+}
+
+TEST(BoidsModel, WrapAndWallsKeepBoidsInTheBox) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 10.0f;
+  rules.dt = 1.0f;
+  boids::State state;
+  state.position = {cl_float4{{9.5f, -9.5f, 0, 0}}};
+  state.velocity = {cl_float4{{0.6f, -0.8f, 0, 0}}};  // speed 1, crosses both walls
+  for (int wrap : {1, 0}) {
+    rules.wrap = wrap;
+    boids::Simulation simulation(clf_test::runtime(), rules, state, boids::Method{true, 1});
+    simulation.step();
+    const boids::State after = simulation.state();
+    if (wrap) {
+      EXPECT_FLOAT_EQ(after.position[0].x, -9.9f);
+      EXPECT_FLOAT_EQ(after.position[0].y, 9.7f);
+      EXPECT_FLOAT_EQ(after.velocity[0].x, 0.6f);
+    } else {
+      EXPECT_FLOAT_EQ(after.position[0].x, 9.9f);  // 10.1 reflected
+      EXPECT_FLOAT_EQ(after.position[0].y, -9.7f);
+      EXPECT_FLOAT_EQ(after.velocity[0].x, -0.6f);  // into the wall: reversed
+      EXPECT_FLOAT_EQ(after.velocity[0].y, 0.8f);
+    }
+  }
+}
+
+// New rules (radii that change the grid, weights, bounded walls) apply on the next step,
+// without compiling anything.
+TEST(BoidsModel, RuleChangesTakeEffectOnTheNextStep) {
+  clf::Runtime& runtime = clf_test::runtime();
+  BoidsRules rules = boids::default_rules(3);
+  rules.half_width = 25.0f;
+  boids::Simulation simulation(runtime, rules, 3000, 5, boids::Method{false, 1});
+  simulation.step();
+  boids::State expected = simulation.state();
+  auto programs_made = [&] {
+    const clf::ProgramCacheStats stats = runtime.program_cache_stats();
+    return stats.builds + stats.disk_hits;
+  };
+  const unsigned made = programs_made();
+  rules.cohesion_radius = 7.0f;
+  rules.separation_weight = 0.3f;
+  rules.wrap = 0;
+  const int old_cells = simulation.grid().cells_per_axis;
+  simulation.set_rules(rules);
+  EXPECT_NE(simulation.grid().cells_per_axis, old_cells);
+  simulation.step();
+  expected = boids::reference_step(expected, rules);
+  expect_close(simulation.state().velocity, expected.velocity, 1e-4, 0.1, "velocity");
+  EXPECT_EQ(programs_made(), made);
+  // A bad value is refused and the old rules stay.
+  BoidsRules bad = rules;
+  bad.separation_radius = -1.0f;
+  EXPECT_CLF_ERROR(simulation.set_rules(bad), "--rs", "-1");
+  EXPECT_EQ(simulation.rules().separation_radius, rules.separation_radius);
+  BoidsRules other_box = rules;
+  other_box.half_width = 30.0f;
+  EXPECT_CLF_ERROR(simulation.set_rules(other_box), "--box", "new simulation");
+}
+
+}  // namespace
