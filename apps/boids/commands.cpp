@@ -13,6 +13,7 @@
 
 #include "apps/boids/csv.hpp"
 #include "apps/boids/render.hpp"
+#include "apps/common/png_writer.hpp"
 
 namespace boids {
 namespace {
@@ -229,8 +230,8 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
   if (!options.png_file.empty()) {
     FrameRenderer renderer(*runtime);
     const BoidsView view = make_view(rules, options.image_size, options.image_size);
-    write_png(options.png_file, options.image_size, options.image_size,
-              renderer.render(*simulation, view));
+    app_common::write_png(options.png_file, options.image_size, options.image_size,
+                          renderer.render(*simulation, view));
     out << "  final frame written to " << options.png_file << "\n";
   }
   if (!options.json_file.empty()) {

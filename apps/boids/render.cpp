@@ -1,7 +1,5 @@
 #include "apps/boids/render.hpp"
 
-#include <png.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -73,36 +71,6 @@ std::vector<std::uint8_t> FrameRenderer::render(const Simulation& simulation,
   std::vector<std::uint8_t> bytes(pixels.size() * 4);
   std::memcpy(bytes.data(), pixels.data(), bytes.size());
   return bytes;
-}
-
-void write_png(const std::string& path, int width, int height,
-               const std::vector<std::uint8_t>& rgba) {
-  if (width <= 0 || height <= 0 ||
-      rgba.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4) {
-    throw clf::Error(path + ": " + std::to_string(rgba.size()) + " bytes are not a " +
-                     std::to_string(width) + "x" + std::to_string(height) + " RGBA image");
-  }
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) throw clf::Error(path + ": cannot open the --png file for writing");
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!png || !info || setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    std::fclose(file);
-    throw clf::Error(path + ": libpng failed to write the image");
-  }
-  png_init_io(png, file);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
-               PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  for (int y = 0; y < height; ++y) {
-    png_write_row(png,
-                  const_cast<png_bytep>(rgba.data() + static_cast<std::size_t>(y) * width * 4));
-  }
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
-  if (std::fclose(file) != 0) throw clf::Error(path + ": write error");
 }
 
 }  // namespace boids

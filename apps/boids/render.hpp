@@ -37,8 +37,4 @@ class FrameRenderer {
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> packed_;
 };
 
-// Writes 8-bit RGBA pixels as a PNG (libpng); throws clf::Error naming the file on failure.
-void write_png(const std::string& path, int width, int height,
-               const std::vector<std::uint8_t>& rgba);
-
 }  // namespace boids

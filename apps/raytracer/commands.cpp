@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "apps/raytracer/png.hpp"
+#include "apps/common/png_writer.hpp"
 #include "apps/raytracer/renderer.hpp"
 #include "framework/error.hpp"
 
@@ -144,7 +144,7 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
     stats["median"] = timings_json(m);
     stats["fps"] = 1000.0 / m.total_ms;
   }
-  write_png(command.out, settings.width, settings.height, image);
+  app_common::write_png(command.out, settings.width, settings.height, image);
   std::cout << "wrote " << command.out << "\n";
   if (!command.json.empty()) {
     write_json(command.json, stats);

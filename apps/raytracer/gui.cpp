@@ -14,7 +14,6 @@
 
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/latest_worker.hpp"
-#include "apps/raytracer/png.hpp"
 #include "apps/raytracer/renderer.hpp"
 #include "framework/device.hpp"
 

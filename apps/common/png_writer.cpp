@@ -1,0 +1,55 @@
+#include "apps/common/png_writer.hpp"
+
+#include <png.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "framework/error.hpp"
+
+namespace app_common {
+
+void write_png(const std::string& path, int width, int height,
+               const std::vector<std::uint8_t>& rgba) {
+  if (width <= 0 || height <= 0 ||
+      rgba.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4) {
+    throw clf::Error(path + ": " + std::to_string(rgba.size()) + " bytes are not a " +
+                     std::to_string(width) + "x" + std::to_string(height) + " RGBA image");
+  }
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ignored;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) throw clf::Error(path + ": cannot write: " + std::strerror(errno));
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
+  if (png == nullptr || info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    std::fclose(file);
+    throw clf::Error(path + ": libpng failed to write the image");
+  }
+  png_init_io(png, file);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+               PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (int y = 0; y < height; ++y) {
+    png_write_row(png,
+                  const_cast<png_bytep>(rgba.data() + static_cast<std::size_t>(y) * width * 4));
+  }
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  if (std::fclose(file) != 0) throw clf::Error(path + ": cannot write: " + std::strerror(errno));
+}
+
+void write_png(const std::string& path, int width, int height, const std::vector<cl_uint>& rgba) {
+  std::vector<std::uint8_t> bytes(rgba.size() * 4);
+  for (std::size_t i = 0; i < rgba.size(); ++i) {
+    for (int c = 0; c < 4; ++c) bytes[4 * i + c] = static_cast<std::uint8_t>(rgba[i] >> (8 * c));
+  }
+  write_png(path, width, height, bytes);
+}
+
+}  // namespace app_common
