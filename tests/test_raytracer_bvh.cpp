@@ -13,7 +13,7 @@ using clf_test::runtime;
 using namespace raytracer;
 
 DeviceRenderer& renderer() {
-  static DeviceRenderer* shared = new DeviceRenderer(runtime(), "-DRT_NO_CONTRACT");
+  static DeviceRenderer* shared = new DeviceRenderer(runtime(), kReferenceBuildOptions);
   return *shared;
 }
 

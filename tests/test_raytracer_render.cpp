@@ -15,7 +15,7 @@ using namespace raytracer;
 
 // One renderer (and its compiled kernels) for every test in this file.
 DeviceRenderer& renderer() {
-  static DeviceRenderer* shared = new DeviceRenderer(runtime(), "-DRT_NO_CONTRACT");
+  static DeviceRenderer* shared = new DeviceRenderer(runtime(), kReferenceBuildOptions);
   return *shared;
 }
 

@@ -2,6 +2,7 @@
 // position and target, and where scenes come from: built-in names or JSON files.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
