@@ -16,6 +16,7 @@ std::optional<MoveRecord> Game::play(int pit) {
   MoveRecord record;
   record.side = side;
   record.pit = pit;
+  record.last_cell = last_sown_cell(board(), pit);
   record.captured = result & KALAH_RESULT_CAPTURE_MASK;
   record.extra_turn = (result & KALAH_RESULT_EXTRA_TURN) != 0;
   record.game_over = (result & KALAH_RESULT_GAME_OVER) != 0;
@@ -23,6 +24,16 @@ std::optional<MoveRecord> Game::play(int pit) {
   history_.push_back(after);
   moves_.push_back(record);
   return record;
+}
+
+int last_sown_cell(const KalahBoard& before, int pit) {
+  const int skipped = kalah_store(1 - before.to_move);
+  int last = pit;
+  for (int left = before.cells[pit] % 13; left > 0; --left) {
+    last = (last + 1) % KALAH_CELLS;
+    if (last == skipped) last = (last + 1) % KALAH_CELLS;
+  }
+  return last;
 }
 
 bool Game::undo_to(int side) {

@@ -14,7 +14,8 @@ namespace mankalah {
 struct MoveRecord {
   int side = KALAH_BOTTOM;
   int pit = -1;
-  int captured = 0;  // stones moved into the store by a capture (the sowing stone included)
+  int captured = 0;    // stones moved into the store by a capture (the sowing stone included)
+  int last_cell = -1;  // where the last stone landed (a capture took it from there)
   bool extra_turn = false;
   bool game_over = false;
   KalahBoard after{};
@@ -64,6 +65,10 @@ ParsedMove parse_move(const KalahBoard& board, const std::string& text);
 // std::invalid_argument naming the field and value at fault.
 KalahBoard parse_board(const std::string& text, int to_move);
 std::string board_to_string(const KalahBoard& board);
+
+// The cell the last stone of `pit` lands in (sowing skips the opponent's store; whole laps of
+// 13 end back in the emptied pit). `pit` must be a non-empty pit of the side to move.
+int last_sown_cell(const KalahBoard& before, int pit);
 
 // A JSON line describing a move (for script logs and demo output).
 std::string move_json(const MoveRecord& move, int ply, const std::string& by);

@@ -1,6 +1,8 @@
 // cl-mankalah: play Kalah in the terminal, analyze positions, perft, engine matches and the
-// seed's layered-minimax benchmark. The subcommands live in commands.cpp (mankalah_core).
+// seed's layered-minimax benchmark. The subcommands live in commands.cpp (mankalah_core). With
+// a display and GTK4, no subcommand (or `gui`) opens the window (gui.cpp, mankalah_gui).
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +10,9 @@
 #include "engine.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
+#if CLF_MANKALAH_GUI
+#include "gui.hpp"
+#endif
 
 namespace {
 
@@ -45,7 +50,7 @@ std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
 
 int main(int argc, char** argv) try {
   CLI::App app{"Mankalah (Kalah, 6 pits, 4 stones) against CPU and GPU minimax engines."};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
   clf::DeviceOptions device_options;
   device_options.add_to(app);
   LazyRuntime lazy{&device_options, nullptr};
@@ -110,6 +115,21 @@ int main(int argc, char** argv) try {
   bench_command->add_option("--suite", bench.suite,
                             "also the mean depth of alphabeta and hybrid over N positions");
 
+#if CLF_MANKALAH_GUI
+  mankalah::GuiOptions gui;
+  CLI::App* gui_command = app.add_subcommand("gui", "the GTK4 game (the default with a display)");
+  gui_command->add_option("--engine", gui.engine, "the AI's engine")->capture_default_str();
+  gui_command->add_option("--time-ms", gui.time_ms, "time per AI move")->capture_default_str();
+  gui_command->add_option("--side", gui.side, "your side: top|bottom")->capture_default_str();
+  gui_command->add_option("--first", gui.first, "who moves first: human|ai")->capture_default_str();
+  gui_command->add_flag("--match", gui.match, "start Calvin's two-game match");
+  gui_command->add_option("--screenshot", gui.screenshot,
+                          "smoke test: play a few moves, save the window to this PNG, check it "
+                          "is not blank, quit");
+  gui_command->add_option("--smoke-moves", gui.smoke_moves, "human moves before the screenshot")
+      ->capture_default_str();
+#endif
+
   CLI11_PARSE(app, argc, argv);
   if (device_options.handle_list_devices()) return 0;
 
@@ -134,7 +154,18 @@ int main(int argc, char** argv) try {
     };
     return mankalah::run_bench(bench, std::cout, std::cerr);
   }
-  return 0;
+#if CLF_MANKALAH_GUI
+  const bool has_display =
+      std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+  if (*gui_command || has_display) {
+    gui.request = device_options.request;
+    return mankalah::run_gui(gui);
+  }
+#endif
+  std::cerr << app.help()
+            << "\ncl-mankalah: no display: use a subcommand (play, analyze, perft, "
+               "match, bench)\n";
+  return 2;
 } catch (const std::exception& error) {
   std::cerr << "cl-mankalah: " << error.what() << "\n";
   return 1;

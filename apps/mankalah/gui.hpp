@@ -1,0 +1,27 @@
+// The GTK4 window of cl-mankalah (built when GTK4 is found: library mankalah_gui).
+#pragma once
+
+#include <string>
+
+#include "framework/device.hpp"
+
+namespace mankalah {
+
+struct GuiOptions {
+  std::string engine = "alphabeta";
+  int time_ms = 1000;           // per AI move
+  std::string side = "bottom";  // the human's side
+  std::string first = "human";  // human|ai
+  bool match = false;           // start in Calvin's two-game match
+  clf::DeviceRequest request;   // for gpu-layered and hybrid
+  // Smoke test: the human plays smoke_moves moves (bonzo's choice), every AI search that runs
+  // longer than 300 ms is ended with "move now"; then the window is saved here, checked not to
+  // be blank (and the UI never to have stalled), and the program quits (exit 1 on failure).
+  std::string screenshot;
+  int smoke_moves = 2;
+};
+
+// Opens the window and runs until it closes. Returns the exit status.
+int run_gui(const GuiOptions& options);
+
+}  // namespace mankalah
