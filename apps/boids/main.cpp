@@ -1,10 +1,15 @@
 // cl-boids: flocking on a sort-based neighbour grid (issue 6). Headless subcommands `run` and
-// `bench`; the logic lives in boids_core.
+// `bench`; with a display and GTK4, no subcommand (or `gui`) opens the window (gui.cpp,
+// boids_gui). The logic lives in boids_core.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "apps/boids/commands.hpp"
 #include "framework/cli.hpp"
+#if CLF_BOIDS_GUI
+#include "apps/boids/gui.hpp"
+#endif
 
 int main(int argc, char** argv) try {
   CLI::App app{"Boids: flocking on a sort-based neighbour grid, on an OpenCL device."};
@@ -22,13 +27,33 @@ int main(int argc, char** argv) try {
   // The device options may follow the subcommand: `cl-boids run --n 1000 --device 1`.
   run->fallthrough();
   bench->fallthrough();
+#if CLF_BOIDS_GUI
+  boids::GuiOptions gui_options;
+  gui_options.model.count = 20000;  // flocks form within seconds and it runs smoothly on a CPU
+  CLI::App* gui = app.add_subcommand("gui", "the GTK4 window (the default with a display)");
+  gui_options.model.add_to(*gui);
+  gui->add_option("--smoke-test", gui_options.smoke_screenshot,
+                  "run a few frames, save the window to this PNG, check it is not blank, quit");
+  gui->add_option("--smoke-frames", gui_options.smoke_frames,
+                  "frames before the smoke-test screenshot")
+      ->capture_default_str();
+  gui->fallthrough();
+#endif
   CLI11_PARSE(app, argc, argv);
 
   if (device_options.handle_list_devices()) return 0;
   if (run->parsed()) return boids::run_command(run_options, device_options, std::cout);
   if (bench->parsed()) return boids::bench_command(bench_options, device_options, std::cout);
-  std::cout << app.help() << "\n(the GTK4 window is not built yet: use `run` or `bench`)\n";
-  return 0;
+#if CLF_BOIDS_GUI
+  const bool has_display =
+      std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+  if (gui->parsed() || has_display) {
+    gui_options.request = device_options.request;
+    return boids::run_gui(gui_options);
+  }
+#endif
+  std::cerr << app.help() << "\ncl-boids: no display: use a subcommand (run, bench)\n";
+  return 2;
 } catch (const std::exception& error) {
   std::cerr << "cl-boids: " << error.what() << "\n";
   return 1;

@@ -18,6 +18,7 @@
 
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/latest_worker.hpp"
+#include "apps/gtk/smoke_test.hpp"
 #include "engine.hpp"
 #include "framework/runtime.hpp"
 #include "session.hpp"
@@ -198,14 +199,12 @@ struct Gui {
   // Smoke test.
   int smoke_human_moves = 0;
   bool smoke_move_now_sent = false;
-  bool smoke_shot_scheduled = false;
-  bool smoke_done = false;
+  clf::gtk::SmokeTest smoke;
   int ai_moves = 0;
   Clock::time_point last_tick = Clock::now();
   double longest_stall_ms = 0;  // between UI ticks while a search ran
   Clock::time_point move_now_pressed;
   double slowest_move_now_ms = -1;
-  int exit_status = 0;
 
   const KalahBoard& board() const { return session.board(); }
 
@@ -524,7 +523,7 @@ struct Gui {
       longest_stall_ms = std::max(longest_stall_ms, gap);
       update_status();
     }
-    if (options.screenshot.empty() || smoke_done) return;
+    if (!smoke.active()) return;
     if (active_kind != SearchKind::none) {
       if (!smoke_move_now_sent && ms_since(search_started) > kSmokeMoveNowAfterMs) {
         smoke_move_now_sent = true;
@@ -532,51 +531,36 @@ struct Gui {
       }
       return;
     }
-    if (ai_timer != 0 || smoke_shot_scheduled) return;
+    if (ai_timer != 0 || smoke.scheduled()) return;
     if (session.human_to_move() && smoke_human_moves < options.smoke_moves) {
       ++smoke_human_moves;
       human_play(bonzo_move(board()));
       return;
     }
     if (session.human_to_move() || session.over()) {
-      smoke_shot_scheduled = true;  // let the last move draw first
-      g_timeout_add(
+      // Let the last move draw first; then the window must not be blank, the UI must never
+      // have stalled and "move now" must have answered within a second.
+      smoke.screenshot_after(
           400,
-          +[](gpointer data) -> gboolean {
-            static_cast<Gui*>(data)->take_smoke_screenshot();
-            return G_SOURCE_REMOVE;
+          [this] {
+            std::ostringstream detail;
+            detail.setf(std::ios::fixed);
+            detail.precision(0);
+            detail << smoke_human_moves << " human and " << ai_moves << " AI moves";
+            return detail.str();
           },
-          this);
+          [this](std::size_t colors, std::string* detail) {
+            std::ostringstream more;
+            more.setf(std::ios::fixed);
+            more.precision(0);
+            more << ", longest UI stall while searching " << longest_stall_ms << " ms";
+            if (slowest_move_now_ms >= 0)
+              more << ", move now answered within " << slowest_move_now_ms << " ms";
+            *detail += more.str();
+            return colors > 50 && ai_moves > 0 && longest_stall_ms < 1000 &&
+                   slowest_move_now_ms < 1000;
+          });
     }
-  }
-
-  void take_smoke_screenshot() {
-    std::string error;
-    if (!clf::gtk::save_widget_png(gtk_window_get_child(window), options.screenshot, &error)) {
-      finish_smoke(false, error);
-      return;
-    }
-    const std::size_t colors = clf::gtk::png_distinct_colors(options.screenshot);
-    std::ostringstream detail;
-    detail.setf(std::ios::fixed);
-    detail.precision(0);
-    detail << smoke_human_moves << " human and " << ai_moves << " AI moves, " << colors
-           << " colours, longest UI stall while searching " << longest_stall_ms << " ms";
-    if (slowest_move_now_ms >= 0)
-      detail << ", move now answered within " << slowest_move_now_ms << " ms";
-    const bool ok =
-        colors > 50 && ai_moves > 0 && longest_stall_ms < 1000 && slowest_move_now_ms < 1000;
-    finish_smoke(ok, detail.str());
-  }
-
-  void finish_smoke(bool ok, const std::string& detail) {
-    if (smoke_done) return;
-    smoke_done = true;
-    std::cout << "screenshot " << options.screenshot << " after " << detail
-              << (ok ? ": not blank" : ": FAILED") << std::endl;
-    exit_status = ok ? 0 : 1;
-    cancel_search();
-    g_application_quit(G_APPLICATION(app));
   }
 };
 
@@ -916,15 +900,8 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
         return G_SOURCE_CONTINUE;
       },
       g);
-  if (!g->options.screenshot.empty()) {
-    g_timeout_add_seconds(
-        120,
-        +[](gpointer data) -> gboolean {
-          gui_of(data)->finish_smoke(false, "timed out");
-          return G_SOURCE_REMOVE;
-        },
-        g);
-  }
+  g->smoke.set_on_finish([g] { g->cancel_search(); });
+  g->smoke.start(app, window, g->options.screenshot);
   if (g->options.match)
     g->start_match();
   else
@@ -973,7 +950,7 @@ int run_gui(const GuiOptions& options) {
       [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); });
   gui.cancel_search();  // a search still running ends within milliseconds
   gui.worker.reset();   // joins the worker before the Gui it posts to goes away
-  return status != 0 ? status : gui.exit_status;
+  return status != 0 ? status : gui.smoke.exit_status();
 }
 
 }  // namespace mankalah

@@ -14,6 +14,7 @@
 
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/latest_worker.hpp"
+#include "apps/gtk/smoke_test.hpp"
 #include "apps/raytracer/renderer.hpp"
 #include "framework/device.hpp"
 
@@ -143,9 +144,7 @@ struct Gui {
   double fps = 0;
   int frames_shown = 0;
   int screenshots = 0;
-  int exit_status = 0;
-  bool smoke_done = false;
-  bool smoke_scheduled = false;
+  clf::gtk::SmokeTest smoke;
 
   CameraView camera() const {
     CameraView c = scene.camera;
@@ -193,7 +192,7 @@ struct Gui {
     if (!result.error.empty()) {
       view->set_overlay_text("error: " + result.error);
       std::cerr << "cl-raytracer: " << result.error << "\n";
-      if (!options.smoke_screenshot.empty()) finish_smoke(false, result.error);
+      smoke.finish(false, result.error);
       return;
     }
     view->show_rgba(result.width, result.height, result.rgba);
@@ -216,37 +215,11 @@ struct Gui {
     if (result.serial == latest_serial && result.timings.accumulated < kMaxAccumulatedFrames)
       submit(true);
     // Smoke test: once frames have been shown in a laid-out window, let it draw, then save it.
-    if (!options.smoke_screenshot.empty() && frames_shown >= options.smoke_frames && !smoke_done &&
-        !smoke_scheduled && view->width() > 0) {
-      smoke_scheduled = true;
-      g_timeout_add(
-          300,
-          +[](gpointer data) -> gboolean {
-            static_cast<Gui*>(data)->take_smoke_screenshot();
-            return G_SOURCE_REMOVE;
-          },
-          this);
+    if (smoke.active() && frames_shown >= options.smoke_frames && view->width() > 0) {
+      smoke.screenshot_after(
+          300, [this] { return std::to_string(frames_shown) + " frames"; },
+          clf::gtk::more_colors_than(50));
     }
-  }
-
-  void take_smoke_screenshot() {
-    std::string error;
-    if (!clf::gtk::save_widget_png(gtk_window_get_child(window), options.smoke_screenshot,
-                                   &error)) {
-      finish_smoke(false, error);
-      return;
-    }
-    const std::size_t colors = clf::gtk::png_distinct_colors(options.smoke_screenshot);
-    finish_smoke(colors > 50, std::to_string(colors) + " colours");
-  }
-
-  void finish_smoke(bool ok, const std::string& detail) {
-    if (smoke_done) return;
-    smoke_done = true;
-    std::cout << "screenshot " << options.smoke_screenshot << " after " << frames_shown
-              << " frames: " << detail << (ok ? ", not blank" : ", FAILED") << std::endl;
-    exit_status = ok ? 0 : 1;
-    g_application_quit(G_APPLICATION(app));
   }
 
   void screenshot() {
@@ -461,15 +434,7 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
   gtk_widget_add_controller(GTK_WIDGET(window), keys);
   gtk_widget_add_tick_callback(g->view->widget(), on_tick, g, nullptr);
 
-  if (!g->options.smoke_screenshot.empty()) {
-    g_timeout_add_seconds(
-        120,
-        +[](gpointer data) -> gboolean {
-          gui_of(data)->finish_smoke(false, "timed out");
-          return G_SOURCE_REMOVE;
-        },
-        g);
-  }
+  g->smoke.start(g->app, window, g->options.smoke_screenshot);
 }
 
 }  // namespace
@@ -504,7 +469,7 @@ int run_gui(const GuiOptions& options) {
                                                });
   gui.worker.reset();  // joins the render thread before the state it posts to goes away
   // Results posted after the window closed are dropped with the main context.
-  return status != 0 ? status : gui.exit_status;
+  return status != 0 ? status : gui.smoke.exit_status();
 }
 
 }  // namespace raytracer
