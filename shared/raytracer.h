@@ -233,6 +233,24 @@ CLF_FUNCTION cl_float rt_intersect_plane(RtPlane plane, cl_float4 origin, cl_flo
 // Slab test: whether the ray enters the box before t_max (inverse direction precomputed).
 CLF_FUNCTION cl_float rt_intersect_box(cl_float4 box_min, cl_float4 box_max, cl_float4 origin,
                                        cl_float4 inverse_direction, cl_float t_max) {
+#if defined(__OPENCL_VERSION__)
+  // The same operations on whole float4s, and min/max as comparisons: no operand can be NaN
+  // (finite bounds, origin and inverse direction), so the result is the one below, bit for bit,
+  // without fmin/fmax's NaN handling and the scalar shuffles (on PoCL the traversal loop runs
+  // scalar per work-item; this halves the cost of a box test there).
+  const float4 t1 = (box_min - origin) * inverse_direction;
+  const float4 t2 = (box_max - origin) * inverse_direction;
+  const int4 t1_nearer = t1 < t2;
+  const float4 t_near = select(t2, t1, t1_nearer);
+  const float4 t_far = select(t1, t2, t1_nearer);
+  const float enter_xy = t_near.x > t_near.y ? t_near.x : t_near.y;
+  const float enter_z = t_near.z > 0.0f ? t_near.z : 0.0f;
+  const float exit_xy = t_far.x < t_far.y ? t_far.x : t_far.y;
+  const float exit_z = t_far.z < t_max ? t_far.z : t_max;
+  const float t_enter = enter_xy > enter_z ? enter_xy : enter_z;
+  const float t_exit = exit_xy < exit_z ? exit_xy : exit_z;
+  return t_enter <= t_exit ? t_enter : RT_INFINITY;
+#else
   const cl_float tx1 = (box_min.x - origin.x) * inverse_direction.x;
   const cl_float tx2 = (box_max.x - origin.x) * inverse_direction.x;
   const cl_float ty1 = (box_min.y - origin.y) * inverse_direction.y;
@@ -244,6 +262,7 @@ CLF_FUNCTION cl_float rt_intersect_box(cl_float4 box_min, cl_float4 box_max, cl_
   const cl_float t_exit = rt_fminf(rt_fminf(rt_fmaxf(tx1, tx2), rt_fmaxf(ty1, ty2)),
                                    rt_fminf(rt_fmaxf(tz1, tz2), t_max));
   return t_enter <= t_exit ? t_enter : RT_INFINITY;
+#endif
 }
 
 CLF_FUNCTION RtHit rt_no_hit(cl_float t_max) {
