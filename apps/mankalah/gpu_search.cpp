@@ -166,6 +166,12 @@ bool SubtreeSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
 
 void LayeredSearch::collect(const KalahBoard& board, int seq_left,
                             std::vector<KalahBoard>* frontier) {
+  // A frontier of 6^8 positions takes tens of milliseconds to build: a timed search must be
+  // able to stop in the middle of it, not only between device launches.
+  if (aborted_ || (clock_ != nullptr && clock_->should_stop())) {
+    aborted_ = true;
+    return;
+  }
   ++nodes_;
   if (kalah_is_over(&board)) return;
   if (seq_left == 0) {
@@ -211,6 +217,7 @@ int LayeredSearch::pre_search(const KalahBoard& board, int pre_left, const Layer
   if (pre_left == 0) {
     std::vector<KalahBoard> frontier;
     collect(board, split.seq, &frontier);
+    if (aborted_) return 0;
     std::vector<int> values;
     if (!evaluate(frontier, split.par, &values, &nodes_, clock_)) {
       aborted_ = true;
