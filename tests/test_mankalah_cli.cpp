@@ -116,4 +116,22 @@ TEST(MankalahCli, MatchReportsAScoreAndElo) {
   EXPECT_EQ(count_of(err.str(), "game "), 4);
 }
 
+TEST(MankalahCli, MatchGamesDoNotDependOnJobs) {
+  MatchOptions options;
+  options.a.engine = "alphabeta";
+  options.b.engine = "minimax";
+  options.a.depth = options.b.depth = 3;
+  options.games = 6;
+  std::ostringstream out1, err1, out3, err3;
+  ASSERT_EQ(run_match(options, out1, err1), 0) << err1.str();
+  options.jobs = 3;
+  ASSERT_EQ(run_match(options, out3, err3), 0) << err3.str();
+  EXPECT_EQ(out1.str(), out3.str());
+  EXPECT_EQ(count_of(err3.str(), "game "), 6);
+  options.jobs = 0;
+  std::ostringstream out0, err0;
+  EXPECT_EQ(run_match(options, out0, err0), 2);
+  EXPECT_NE(err0.str().find("--jobs"), std::string::npos) << err0.str();
+}
+
 }  // namespace

@@ -1,13 +1,16 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "cpu_search.hpp"
 #include "game.hpp"
@@ -267,24 +270,32 @@ int play_game(KalahBoard board, Engine& top, Engine& bottom, const SearchLimits&
 }  // namespace
 
 int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err) {
-  std::unique_ptr<Engine> a, b;
-  try {
-    a = make_engine(options.a.engine, options.a.options());
-    b = make_engine(options.b.engine, options.b.options());
-  } catch (const std::exception& error) {
-    err << "match: " << error.what() << "\n";
-    return 2;
-  }
   if (options.games < 1) {
     err << "match: --games must be at least 1\n";
     return 2;
   }
+  if (options.jobs < 1) {
+    err << "match: --jobs must be at least 1\n";
+    return 2;
+  }
+  // Every worker plays with engines of its own (they keep tables between moves); engines on a
+  // device share its runtime, made here on the first thread.
+  const int jobs = std::min(options.jobs, options.games);
+  std::vector<std::unique_ptr<Engine>> engines_a, engines_b;
+  try {
+    for (int job = 0; job < jobs; ++job) {
+      engines_a.push_back(make_engine(options.a.engine, options.a.options()));
+      engines_b.push_back(make_engine(options.b.engine, options.b.options()));
+    }
+  } catch (const std::exception& error) {
+    err << "match: " << error.what() << "\n";
+    return 2;
+  }
+  // The games: a random opening that leaves the game open, played once with each colour
+  // assignment; drawn before any is played, so the games do not depend on --jobs.
   std::mt19937 rng(options.seed);
-  int wins = 0, draws = 0, losses = 0;
-  std::vector<double> scores;
-  const int pairs = (options.games + 1) / 2;
-  for (int pair = 0; pair < pairs; ++pair) {
-    // A random opening that leaves the game open, played once with each colour assignment.
+  std::vector<KalahBoard> openings;
+  for (int game = 0; game < options.games; game += 2) {
     KalahBoard opening;
     do {
       opening = kalah_start(KALAH_BOTTOM);
@@ -293,21 +304,55 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
         kalah_play(&opening, moves[rng() % moves.size()]);
       }
     } while (kalah_is_over(&opening));
-    for (int colour = 0; colour < 2 && static_cast<int>(scores.size()) < options.games; ++colour) {
-      const bool a_is_top = colour == 0;
-      const int margin = a_is_top ? play_game(opening, *a, *b, options.a.limits())
-                                  : -play_game(opening, *b, *a, options.a.limits());
-      const double score = margin > 0 ? 1.0 : margin == 0 ? 0.5 : 0.0;
-      (margin > 0 ? wins : margin == 0 ? draws : losses) += 1;
-      scores.push_back(score);
-      err << "game " << scores.size() << "/" << options.games << ": " << a->name() << " ("
-          << (a_is_top ? "TOP" : "BOTTOM") << ") "
+    openings.push_back(opening);
+  }
+  std::vector<int> margins(options.games);  // A's margin per game
+  std::atomic<int> next_game{0};
+  std::mutex report_mutex;
+  int reported = 0;
+  std::string failure;
+  auto work = [&](int job) {
+    Engine& a = *engines_a[job];
+    Engine& b = *engines_b[job];
+    for (int game = next_game++; game < options.games; game = next_game++) {
+      const KalahBoard& opening = openings[game / 2];
+      const bool a_is_top = game % 2 == 0;
+      int margin = 0;
+      try {
+        margin = a_is_top ? play_game(opening, a, b, options.a.limits())
+                          : -play_game(opening, b, a, options.a.limits());
+      } catch (const std::exception& error) {
+        std::lock_guard<std::mutex> lock(report_mutex);
+        failure = error.what();
+        next_game = options.games;
+        return;
+      }
+      margins[game] = margin;
+      std::lock_guard<std::mutex> lock(report_mutex);
+      err << "game " << ++reported << "/" << options.games << " (#" << game + 1 << "): " << a.name()
+          << " (" << (a_is_top ? "TOP" : "BOTTOM") << ") "
           << (margin > 0    ? "wins"
               : margin == 0 ? "draws"
                             : "loses")
           << " by " << std::abs(margin) << "\n";
     }
+  };
+  std::vector<std::thread> workers;
+  for (int job = 1; job < jobs; ++job) workers.emplace_back(work, job);
+  work(0);
+  for (std::thread& worker : workers) worker.join();
+  if (!failure.empty()) {
+    err << "match: " << failure << "\n";
+    return 1;
   }
+  int wins = 0, draws = 0, losses = 0;
+  std::vector<double> scores;
+  for (const int margin : margins) {
+    (margin > 0 ? wins : margin == 0 ? draws : losses) += 1;
+    scores.push_back(margin > 0 ? 1.0 : margin == 0 ? 0.5 : 0.0);
+  }
+  Engine* a = engines_a[0].get();
+  Engine* b = engines_b[0].get();
   const double n = static_cast<double>(scores.size());
   double mean = 0, square = 0;
   for (double s : scores) {
@@ -462,6 +507,9 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
       EngineOptions engine_options;
       engine_options.runtime = options.runtime;
       std::unique_ptr<Engine> engine = make_engine(name, engine_options);
+      SearchLimits warm;
+      warm.depth = 3;
+      engine->search(suite.front(), warm);  // kernel builds are not part of the budget
       double total = 0;
       std::string depths;
       for (const KalahBoard& board : suite) {

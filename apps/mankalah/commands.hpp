@@ -56,6 +56,7 @@ struct MatchOptions {
   int games = 10;
   int opening_plies = 4;
   unsigned seed = 1;
+  int jobs = 1;  // games played at once, each by its own pair of engines (a device is shared)
 };
 int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err);
 

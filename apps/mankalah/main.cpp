@@ -97,6 +97,8 @@ int main(int argc, char** argv) try {
       ->capture_default_str();
   match_command->add_option("--opening-plies", match.opening_plies, "random plies per opening")
       ->capture_default_str();
+  match_command->add_option("--jobs", match.jobs, "games played at once (threads)")
+      ->capture_default_str();
 
   mankalah::BenchOptions bench;
   bench.runtime = runtime;
