@@ -153,4 +153,18 @@ CLF_FUNCTION cl_int kalah_leaf_value(const KalahBoard* board) {
   return kalah_is_over(board) ? kalah_final_value(board) : kalah_heuristic(board);
 }
 
+// Move ordering for the searches that prune, as slots so a kernel can walk it without an array:
+// slots 0-5 are the go-again pits (their last stone lands in the store) from the store end,
+// slots 6-11 the other non-empty pits by index. Returns the slot's pit, or -1 when it has none.
+#define KALAH_ORDER_SLOTS 12
+CLF_FUNCTION cl_int kalah_ordered_pit(const KalahBoard* board, cl_int slot) {
+  const cl_int first = kalah_first_pit(board->to_move);
+  const cl_int store = kalah_store(board->to_move);
+  const cl_int pit = slot < KALAH_PITS ? store - 1 - slot : first + slot - KALAH_PITS;
+  const cl_int stones = board->cells[pit];
+  if (stones == 0) return -1;
+  const cl_int goes_again = stones % 13 == store - pit;
+  return (slot < KALAH_PITS) == goes_again ? pit : -1;
+}
+
 #endif  // SHARED_KALAH_H

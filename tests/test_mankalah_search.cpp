@@ -2,6 +2,7 @@
 // test of the layered GPU search, the mirror symmetry, alpha-beta and hybrid values, time limits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -97,6 +98,28 @@ TEST(MankalahSearch, MirrorNegatesTheScoreAndShiftsTheMove) {
   }
 }
 
+TEST(MankalahSearch, OrderedPitsAreEveryMoveOnceGoAgainFirst) {
+  std::mt19937 rng(11);
+  for (int i = 0; i < 500; ++i) {
+    const KalahBoard board = random_position(rng);
+    const int store = kalah_store(board.to_move);
+    std::vector<int> ordered;
+    bool plain_seen = false;
+    for (int slot = 0; slot < KALAH_ORDER_SLOTS; ++slot) {
+      const int pit = kalah_ordered_pit(&board, slot);
+      if (pit < 0) continue;
+      const bool goes_again = board.cells[pit] % 13 == store - pit;
+      EXPECT_FALSE(goes_again && plain_seen)
+          << "position " << i << ": go-again pit " << pit << " after a plain move";
+      plain_seen = plain_seen || !goes_again;
+      ordered.push_back(pit);
+    }
+    std::vector<int> sorted = ordered;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, legal_moves(board)) << "position " << i;
+  }
+}
+
 TEST(MankalahSearch, AlphaBetaEqualsMinimaxAtFixedDepth) {
   std::mt19937 rng(5);
   AlphaBeta alphabeta(4);
@@ -134,16 +157,39 @@ TEST(MankalahSearch, SubtreeAlphaBetaKernelEqualsMinimax) {
   }
 }
 
+TEST(MankalahSearch, SubtreeSearchSplitOnTheHostEqualsMinimax) {
+  std::mt19937 rng(4);
+  std::vector<KalahBoard> boards;
+  for (int i = 0; i < 60; ++i) boards.push_back(random_position(rng));
+  for (int split = 1; split <= 2; ++split) {
+    SubtreeSearch subtree(clf_test::runtime(), split);
+    for (int plies = 1; plies <= 5; ++plies) {
+      std::vector<int> values;
+      std::uint64_t nodes = 0;
+      ASSERT_TRUE(subtree.evaluate(boards, plies, &values, &nodes, nullptr));
+      for (std::size_t i = 0; i < boards.size(); ++i) {
+        ASSERT_EQ(values[i], minimax(boards[i], plies).value)
+            << "position " << i << " plies " << plies << " split " << split;
+      }
+    }
+  }
+}
+
 TEST(MankalahSearch, HybridEqualsMinimaxAtFixedDepth) {
-  std::mt19937 rng(9);
-  HybridEngine hybrid(clf_test::runtime(), 4, 3);
-  for (int i = 0; i < 60; ++i) {
-    const KalahBoard board = random_position(rng);
-    const int depth = 2 + i % 6;
-    const MinimaxOutcome want = minimax(board, depth);
-    const MinimaxOutcome got = hybrid.search_depth(board, depth, nullptr);
-    ASSERT_FALSE(got.aborted);
-    ASSERT_EQ(got.value, want.value) << "position " << i << " depth " << depth;
+  for (int split = 0; split <= 1; ++split) {
+    std::mt19937 rng(9);
+    HybridEngine hybrid(clf_test::runtime(), 4, 3, split);
+    for (int i = 0; i < 60; ++i) {
+      const KalahBoard board = random_position(rng);
+      const int depth = 2 + i % 6;
+      const MinimaxOutcome want = minimax(board, depth);
+      // Iterative deepening's order, so the table, the known values and the prefetched horizon
+      // of the shallower depth are all in play.
+      ASSERT_FALSE(hybrid.search_depth(board, depth - 1, nullptr).aborted);
+      const MinimaxOutcome got = hybrid.search_depth(board, depth, nullptr);
+      ASSERT_FALSE(got.aborted);
+      ASSERT_EQ(got.value, want.value) << "position " << i << " depth " << depth;
+    }
   }
 }
 

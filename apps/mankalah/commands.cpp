@@ -24,6 +24,7 @@ EngineOptions EngineChoice::options() const {
   engine_options.pre = pre;
   engine_options.seq = seq;
   engine_options.par = par;
+  engine_options.split = split;
   return engine_options;
 }
 

@@ -19,7 +19,7 @@ struct EngineChoice {
   std::string engine = "alphabeta";
   int time_ms = 0;
   int depth = 0;
-  int pre = -1, seq = -1, par = -1;
+  int pre = -1, seq = -1, par = -1, split = -1;
   std::function<clf::Runtime&()> runtime;  // created on first use
   EngineOptions options() const;
   SearchLimits limits() const;  // neither given: 1000 ms

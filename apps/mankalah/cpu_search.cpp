@@ -214,22 +214,15 @@ AlphaBeta::Entry* AlphaBeta::probe(const KalahBoard& board, std::uint64_t* key0,
 
 int AlphaBeta::order_moves(const KalahBoard& board, int tt_move, int* moves) const {
   const int first = kalah_first_pit(board.to_move);
-  const int store = kalah_store(board.to_move);
   int n = 0;
   if (tt_move >= first && tt_move < first + KALAH_PITS && board.cells[tt_move] > 0) {
     moves[n++] = tt_move;
   }
-  // Go-again moves next (nearest the store first: playing them keeps the others' counts), then
-  // the rest by index.
-  for (int pit = first + KALAH_PITS - 1; pit >= first; --pit) {
-    if (pit != tt_move && board.cells[pit] > 0 && board.cells[pit] % 13 == store - pit) {
-      moves[n++] = pit;
-    }
-  }
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (pit != tt_move && board.cells[pit] > 0 && board.cells[pit] % 13 != store - pit) {
-      moves[n++] = pit;
-    }
+  // Then go-again moves (nearest the store first: playing them keeps the others' counts), then
+  // the rest by index: the order the device's subtree search uses too.
+  for (int slot = 0; slot < KALAH_ORDER_SLOTS; ++slot) {
+    const int pit = kalah_ordered_pit(&board, slot);
+    if (pit >= 0 && pit != tt_move) moves[n++] = pit;
   }
   return n;
 }
@@ -242,7 +235,13 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
     return 0;
   }
   if (kalah_is_over(&board)) return kalah_final_value(&board);
-  if (depth == 0) return leaf_ ? leaf_(board) : kalah_heuristic(&board);
+  if (depth == 0) {
+    if (!leaf_) return kalah_heuristic(&board);
+    bool provisional = false;
+    const int value = leaf_(board, &provisional);
+    if (provisional) ++provisional_leaves_;
+    return value;
+  }
   std::uint64_t key0 = 0, key1 = 0;
   Entry* entry = probe(board, &key0, &key1);
   int tt_move = -1;
@@ -259,6 +258,7 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   const int count = order_moves(board, tt_move, moves);
   const bool maximizing = board.to_move == KALAH_TOP;
   const int alpha_in = alpha, beta_in = beta;
+  const std::uint64_t provisional_before = provisional_leaves_;
   int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
   int best_move = -1;
   for (int i = 0; i < count; ++i) {
@@ -302,7 +302,11 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   entry->value = best;
   entry->generation = generation_;
   entry->depth = static_cast<std::int8_t>(depth);
-  entry->bound = best <= alpha_in ? 3 : best >= beta_in ? 2 : 1;
+  // bound 0: the move only (a provisional leaf below makes the value a guess).
+  entry->bound = provisional_leaves_ != provisional_before ? 0
+                 : best <= alpha_in                        ? 3
+                 : best >= beta_in                         ? 2
+                                                           : 1;
   entry->move = static_cast<std::int8_t>(best_move);
   return best;
 }
@@ -310,6 +314,7 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
 MinimaxOutcome AlphaBeta::search_depth(const KalahBoard& board, int depth, StopClock* clock) {
   clock_ = clock;
   nodes_ = 0;
+  provisional_leaves_ = 0;
   aborted_ = false;
   MinimaxOutcome outcome;
   depth = std::min(depth, kMaxPly - 2);

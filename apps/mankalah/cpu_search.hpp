@@ -43,14 +43,20 @@ class BonzoEngine : public Engine {
 // remaining depth.
 class AlphaBeta {
  public:
-  // Returns the value of a non-terminal horizon position.
-  using LeafEvaluator = std::function<int(const KalahBoard&)>;
+  // Returns the value of a non-terminal horizon position; sets `*provisional` when that value
+  // is a stand-in (the hybrid engine's not-yet-evaluated positions). A value computed from a
+  // provisional leaf is never stored in the table (its move is, for ordering), so every stored
+  // value stays exact and the table can be kept from one pass, depth and move to the next.
+  using LeafEvaluator = std::function<int(const KalahBoard&, bool* provisional)>;
 
   explicit AlphaBeta(std::size_t tt_megabytes);
   void set_leaf_evaluator(LeafEvaluator leaf) { leaf_ = std::move(leaf); }
-  // Forgets stored values (keeps stored moves for ordering), e.g. after provisional leaves.
+  // Forgets stored values (keeps stored moves for ordering): needed when the meaning of the
+  // horizon value changes (another leaf evaluator).
   void new_generation() { ++generation_; }
   void clear();
+  // Horizon positions given a provisional value since the last search_depth began.
+  std::uint64_t provisional_leaves() const { return provisional_leaves_; }
 
   // One fixed-depth search; `aborted` when the clock ran out (the result is then unusable).
   MinimaxOutcome search_depth(const KalahBoard& board, int depth, StopClock* clock);
@@ -61,7 +67,7 @@ class AlphaBeta {
     std::int32_t value = 0;
     std::uint16_t generation = 0;
     std::int8_t depth = -1;
-    std::uint8_t bound = 0;  // 1 exact, 2 lower, 3 upper
+    std::uint8_t bound = 0;  // 0 none (move only), 1 exact, 2 lower, 3 upper
     std::int8_t move = -1;
   };
   int search(const KalahBoard& board, int depth, int alpha, int beta, int ply);
@@ -73,6 +79,7 @@ class AlphaBeta {
   LeafEvaluator leaf_;
   StopClock* clock_ = nullptr;
   std::uint64_t nodes_ = 0;
+  std::uint64_t provisional_leaves_ = 0;
   bool aborted_ = false;
   static constexpr int kMaxPly = 128;
   int pv_[kMaxPly][kMaxPly] = {};

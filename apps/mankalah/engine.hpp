@@ -79,6 +79,7 @@ struct EngineOptions {
   int pre = -1;  // --pre, --seq, --par of gpu-layered; -1: chosen from the device and depth
   int seq = -1;
   int par = -1;
+  int split = -1;                 // --split of hybrid; -1: chosen from the device
   std::size_t tt_megabytes = 64;  // alphabeta/hybrid transposition table
 };
 

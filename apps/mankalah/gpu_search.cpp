@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -24,6 +27,8 @@ std::size_t local_bytes(int par) {
 constexpr int kMaxSeq = 8;
 // Launch chunks are sized to take about this long, so a timed search can stop between them.
 constexpr double kChunkSeconds = 0.01;
+// Items in a timed search's first launch, before anything is measured.
+constexpr std::size_t kFirstChunk = 4096;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -80,9 +85,10 @@ LayerSplit LayeredSearch::choose_split(int depth, const LayerSplit& requested) c
 namespace {
 
 // Runs `launch(offset, count)` over `total` items in chunks that should take about
-// kChunkSeconds each at `*seconds_per_item` (measured here and updated), and returns false
-// without launching more once `clock` has run out or the next item would not fit the time left.
-bool launch_in_chunks(std::size_t total, StopClock* clock, double* seconds_per_item,
+// kChunkSeconds each (at least a few times a launch's fixed cost) by `cost` (measured here and
+// updated), and returns false without launching more once `clock` has run out or the next chunk
+// would not fit the time left.
+bool launch_in_chunks(std::size_t total, StopClock* clock, LaunchCost* cost,
                       const std::function<void(std::size_t, std::size_t)>& launch) {
   std::size_t done = 0;
   while (done < total) {
@@ -90,23 +96,41 @@ bool launch_in_chunks(std::size_t total, StopClock* clock, double* seconds_per_i
     if (clock != nullptr && clock->timed()) {
       if (clock->check()) return false;
       const double left = clock->remaining_ms() / 1000.0;
-      if (*seconds_per_item > 0) {
-        if (*seconds_per_item > left) return false;
-        const double budget = std::min(kChunkSeconds, left / 2);
-        chunk = std::min(chunk, std::max<std::size_t>(1, budget / *seconds_per_item));
+      if (!cost->measured()) {
+        chunk = std::min(chunk, kFirstChunk);
       } else {
-        chunk = std::min<std::size_t>(chunk, 64);  // a first measurement
+        if (cost->predict(1) > left) {
+          // Not launched, so not measured again: forget part of the estimate, so that one slow
+          // launch (a driver hiccup) cannot keep every later search from using the device.
+          cost->fixed_s *= 0.5;
+          return false;
+        }
+        const double budget = std::min(left, std::max(kChunkSeconds, 4 * cost->fixed_s));
+        chunk = std::clamp<std::size_t>(cost->items_within(budget), 1, chunk);
       }
     }
     const auto start = std::chrono::steady_clock::now();
     launch(done, chunk);
-    *seconds_per_item = seconds_since(start) / static_cast<double>(chunk);
+    cost->record(chunk, seconds_since(start));
     done += chunk;
   }
   return true;
 }
 
 }  // namespace
+
+void LaunchCost::record(std::size_t items, double seconds) {
+  if (fixed_s <= 0 || seconds < fixed_s) fixed_s = seconds;
+  // Small launches show only the fixed part.
+  if (items >= kFirstChunk / 4) {
+    per_item_s = std::max(seconds - fixed_s, 0.0) / static_cast<double>(items);
+  }
+}
+
+std::size_t LaunchCost::items_within(double seconds) const {
+  if (per_item_s <= 0) return seconds > fixed_s ? SIZE_MAX : 1;
+  return static_cast<std::size_t>(std::max(seconds - fixed_s, 0.0) / per_item_s);
+}
 
 bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
                              std::vector<int>* values, std::uint64_t* leaves, StopClock* clock) {
@@ -119,7 +143,7 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
   const std::size_t group = group_size(plies);
   const std::size_t inner = inner_nodes(plies);
   return launch_in_chunks(
-      boards.size(), clock, &seconds_per_board_[plies], [&](std::size_t offset, std::size_t chunk) {
+      boards.size(), clock, &cost_[plies], [&](std::size_t offset, std::size_t chunk) {
         std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
         clf::Buffer<KalahBoard> frontier(runtime_, part);
         clf::Buffer<cl_int> part_values(runtime_, chunk);
@@ -136,19 +160,78 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
       });
 }
 
-SubtreeSearch::SubtreeSearch(clf::Runtime& runtime)
+SubtreeSearch::SubtreeSearch(clf::Runtime& runtime, int split_plies)
     : runtime_(runtime),
+      split_plies_(std::max(split_plies, 0)),
       kernel_(runtime, clf::kernel_source("kernels/mankalah/subtree_alphabeta.cl"),
               "subtree_alphabeta") {}
 
 bool SubtreeSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
                              std::vector<int>* values, std::uint64_t* nodes, StopClock* clock) {
   plies = std::clamp(plies, 0, kMaxPlies);
+  const int split = std::min(split_plies_, plies - 1);
+  return split > 0 ? evaluate_split(boards, plies, split, values, nodes, clock)
+                   : evaluate_on_device(boards, plies, values, nodes, clock);
+}
+
+double SubtreeSearch::predict_seconds(std::size_t count, int plies) const {
+  plies = std::clamp(plies, 0, kMaxPlies);
+  const int split = std::max(0, std::min(split_plies_, plies - 1));
+  // About five legal moves per position.
+  const double on_device = static_cast<double>(count) * std::pow(5.0, split);
+  const LaunchCost& cost = cost_[plies - split];
+  return cost.measured() ? cost.fixed_s + cost.per_item_s * on_device : 0.0;
+}
+
+bool SubtreeSearch::evaluate_split(const std::vector<KalahBoard>& boards, int plies, int split,
+                                   std::vector<int>* values, std::uint64_t* nodes,
+                                   StopClock* clock) {
+  // One ply on the host: the children go to the device (or split further), each parent's value
+  // is the best of its children's. Finished games are valued here.
+  std::vector<KalahBoard> children;
+  std::vector<std::size_t> first_child(boards.size() + 1);
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    first_child[i] = children.size();
+    if (kalah_is_over(&boards[i])) continue;
+    const int first = kalah_first_pit(boards[i].to_move);
+    for (int pit = first; pit < first + KALAH_PITS; ++pit) {
+      if (boards[i].cells[pit] == 0) continue;
+      KalahBoard child = boards[i];
+      kalah_sow(&child, pit);
+      children.push_back(child);
+    }
+  }
+  first_child[boards.size()] = children.size();
+  *nodes += boards.size();
+  std::vector<int> child_values;
+  const bool done =
+      split > 1 ? evaluate_split(children, plies - 1, split - 1, &child_values, nodes, clock)
+                : evaluate_on_device(children, plies - 1, &child_values, nodes, clock);
+  if (!done) return false;
+  values->assign(boards.size(), 0);
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    if (first_child[i] == first_child[i + 1]) {
+      (*values)[i] = kalah_final_value(&boards[i]);
+      continue;
+    }
+    const bool maximizing = boards[i].to_move == KALAH_TOP;
+    int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
+    for (std::size_t c = first_child[i]; c < first_child[i + 1]; ++c) {
+      best = maximizing ? std::max(best, child_values[c]) : std::min(best, child_values[c]);
+    }
+    (*values)[i] = best;
+  }
+  return true;
+}
+
+bool SubtreeSearch::evaluate_on_device(const std::vector<KalahBoard>& boards, int plies,
+                                       std::vector<int>* values, std::uint64_t* nodes,
+                                       StopClock* clock) {
   values->assign(boards.size(), 0);
   const std::size_t group =
       std::min<std::size_t>(64, std::max<std::size_t>(1, kernel_.max_work_group_size()));
   return launch_in_chunks(
-      boards.size(), clock, &seconds_per_board_[plies], [&](std::size_t offset, std::size_t chunk) {
+      boards.size(), clock, &cost_[plies], [&](std::size_t offset, std::size_t chunk) {
         std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
         clf::Buffer<KalahBoard> positions(runtime_, part);
         clf::Buffer<cl_int> part_values(runtime_, chunk);
@@ -319,69 +402,140 @@ int shallow_value(const KalahBoard& board, int depth) {
   return best;
 }
 
-// Plies of that stand-in: the heuristic alone misleads the passes (about twice as many of them
-// on PoCL), two plies cost ~36 positions each.
-constexpr int kProvisionalPlies = 2;
+// Plies of that stand-in. Measured on the H200 (docs/mankalah.md): 0, 1 and 2 plies need about
+// as many passes; one ply is the cheapest on the host.
+constexpr int kProvisionalPlies = 1;
+// Iterative deepening stays on the CPU until a depth takes this long: shallow depths take
+// less time there than one device round trip per pass.
+constexpr double kCpuOnlyDepthMs = 15;
+// The table of known device values is dropped when it grows past this many positions.
+constexpr std::size_t kMaxKnown = std::size_t{1} << 23;
 
 }  // namespace
 
-HybridEngine::HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies)
-    : gpu_(runtime), top_(tt_megabytes), gpu_plies_(gpu_plies) {
-  // A first guess, to be tuned on the GPU machine: deep enough that each work-item has a few
-  // thousand positions to search, shallow on CPU devices where work-items are not cheap.
-  if (gpu_plies_ < 0) gpu_plies_ = runtime.device().type == clf::DeviceType::gpu ? 7 : 3;
+HybridEngine::HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies,
+                           int split_plies)
+    : gpu_(runtime, split_plies >= 0 ? split_plies
+                                     : (runtime.device().type == clf::DeviceType::gpu ? 1 : 0)),
+      top_(tt_megabytes),
+      cpu_(std::max<std::size_t>(tt_megabytes / 8, 1)),
+      gpu_plies_(gpu_plies) {
+  // Tuned on the H200 (docs/mankalah.md): 6 device plies, the first split on the host. CPU
+  // devices run work-items no faster than the host, so they get short subtrees.
+  if (gpu_plies_ < 0) gpu_plies_ = runtime.device().type == clf::DeviceType::gpu ? 6 : 3;
   gpu_plies_ = std::min(gpu_plies_, SubtreeSearch::kMaxPlies);
 }
 
-HybridEngine::Key HybridEngine::key_of(const KalahBoard& board) {
+HybridEngine::Key HybridEngine::key_of(const KalahBoard& board, int gpu_plies) {
+  KalahBoard keyed = board;
+  keyed.mark = static_cast<cl_uchar>(gpu_plies);  // values of different depths never mix
   Key key;
-  std::memcpy(&key.first, &board, 8);
-  std::memcpy(&key.second, reinterpret_cast<const char*>(&board) + 8, 8);
+  std::memcpy(&key.first, &keyed, 8);
+  std::memcpy(&key.second, reinterpret_cast<const char*>(&keyed) + 8, 8);
   return key;
+}
+
+void HybridEngine::queue_unknown(const KalahBoard& board, int gpu_plies) {
+  const Key key = key_of(board, gpu_plies);
+  if (known_.count(key) == 0 && queued_.emplace(key, queue_.size()).second) {
+    queue_.push_back(board);
+  }
+}
+
+bool HybridEngine::evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats) {
+  std::vector<int> values(queue_.size());
+  const auto start = std::chrono::steady_clock::now();
+  // A few positions cost less on the host than one device round trip.
+  const double device_s = gpu_.predict_seconds(queue_.size(), gpu_plies);
+  const bool on_host = cpu_seconds_per_position_ > 0
+                           ? cpu_seconds_per_position_ * queue_.size() < device_s
+                           : queue_.size() <= 4;
+  if (on_host) {
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const MinimaxOutcome outcome = cpu_.search_depth(queue_[i], gpu_plies, clock);
+      if (outcome.aborted) return false;
+      values[i] = outcome.value;
+      stats->device_nodes += outcome.nodes;
+    }
+    const double seconds = seconds_since(start);
+    cpu_seconds_per_position_ = seconds / queue_.size();
+    stats->host_evaluated += queue_.size();
+    stats->cpu_ms += seconds * 1e3;
+  } else {
+    if (!gpu_.evaluate(queue_, gpu_plies, &values, &stats->device_nodes, clock)) return false;
+    stats->device_evaluated += queue_.size();
+    stats->device_ms += seconds_since(start) * 1e3;
+  }
+  if (known_.size() + queue_.size() > kMaxKnown) known_.clear();
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    known_[key_of(queue_[i], gpu_plies)] = values[i];
+  }
+  queue_.clear();
+  queued_.clear();
+  return true;
 }
 
 MinimaxOutcome HybridEngine::search_depth(const KalahBoard& board, int depth, StopClock* clock) {
   const int gpu_plies = std::max(0, std::min(gpu_plies_, depth - 1));
-  if (known_.size() > (1u << 22)) known_.clear();
-  gpu_leaves_ = 0;
-  top_.set_leaf_evaluator([&](const KalahBoard& leaf) {
-    KalahBoard keyed = leaf;
-    keyed.mark = static_cast<cl_uchar>(gpu_plies);  // values of different depths never mix
-    const Key key = key_of(keyed);
-    const auto found = known_.find(key);
+  // Stored values are exact values of (remaining + gpu_plies) plies: they stay valid from one
+  // depth, pass and move to the next as long as gpu_plies does.
+  if (gpu_plies != table_gpu_plies_) {
+    top_.new_generation();
+    table_gpu_plies_ = gpu_plies;
+  }
+  Stats stats;
+  const auto start = std::chrono::steady_clock::now();
+  queue_.clear();
+  queued_.clear();
+  top_.set_leaf_evaluator([&](const KalahBoard& leaf, bool* provisional) {
+    const auto found = known_.find(key_of(leaf, gpu_plies));
     if (found != known_.end()) return found->second;
-    if (queued_.emplace(key, queue_.size()).second) queue_.push_back(leaf);
-    // Provisional: this pass will be repeated.
+    queue_unknown(leaf, gpu_plies);
+    *provisional = true;  // this pass will be repeated
     return shallow_value(leaf, std::min(kProvisionalPlies, gpu_plies));
   });
   MinimaxOutcome outcome;
-  std::uint64_t nodes = 0;
   for (;;) {
-    top_.new_generation();
-    queue_.clear();
-    queued_.clear();
-    outcome = top_.search_depth(board, depth - gpu_plies, clock);
-    nodes += outcome.nodes;
-    if (outcome.aborted || queue_.empty()) break;
-    std::vector<int> values;
-    if (!gpu_.evaluate(queue_, gpu_plies, &values, &gpu_leaves_, clock)) {
+    if (!queue_.empty() && !evaluate_queue(gpu_plies, clock, &stats)) {
       outcome.aborted = true;
       break;
     }
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-      KalahBoard keyed = queue_[i];
-      keyed.mark = static_cast<cl_uchar>(gpu_plies);
-      known_[key_of(keyed)] = values[i];
-    }
+    const auto pass_start = std::chrono::steady_clock::now();
+    outcome = top_.search_depth(board, depth - gpu_plies, clock);
+    stats.cpu_ms += seconds_since(pass_start) * 1e3;
+    ++stats.passes;
+    stats.cpu_nodes += outcome.nodes;
+    if (outcome.aborted || queue_.empty()) break;
   }
   top_.set_leaf_evaluator(nullptr);
-  outcome.nodes = nodes + gpu_leaves_;
+  if (std::getenv("MANKALAH_TRACE") != nullptr) {
+    std::fprintf(stderr,
+                 "hybrid depth %d = %d host + %d device plies: %d passes, %zu positions valued "
+                 "on the device (%.1f ms), %zu on the host, host search %.1f ms; %.1f ms%s\n",
+                 depth, depth - gpu_plies, gpu_plies, stats.passes, stats.device_evaluated,
+                 stats.device_ms, stats.host_evaluated, stats.cpu_ms, seconds_since(start) * 1e3,
+                 outcome.aborted ? ", aborted" : "");
+  }
+  outcome.nodes = stats.cpu_nodes + stats.device_nodes;
   return outcome;
 }
 
 SearchResult HybridEngine::search(const KalahBoard& board, const SearchLimits& limits) {
+  // The shallow depths run on the host with the same table (heuristic leaves: its values mean
+  // something else, so they are forgotten when the device takes over, its moves are kept and
+  // order the device passes).
+  top_.new_generation();
+  table_gpu_plies_ = -1;
+  bool host_only = true;
   return iterative_deepening(
-      board, limits, [&](int depth, StopClock* clock) { return search_depth(board, depth, clock); },
+      board, limits,
+      [&](int depth, StopClock* clock) {
+        if (!host_only) return search_depth(board, depth, clock);
+        const auto start = std::chrono::steady_clock::now();
+        MinimaxOutcome outcome = top_.search_depth(board, depth, clock);
+        host_only = seconds_since(start) * 1e3 < kCpuOnlyDepthMs;
+        return outcome;
+      },
       progress_);
 }
 

@@ -21,6 +21,17 @@ struct LayerSplit {
   int par = -1;
 };
 
+// What a launch of n positions costs: a fixed part (launch, transfers and, on a GPU, the
+// longest single search of the batch) and a part per position, both measured.
+struct LaunchCost {
+  double fixed_s = 0;     // the quickest launch seen
+  double per_item_s = 0;  // from launches large enough to show it
+  bool measured() const { return fixed_s > 0; }
+  double predict(std::size_t items) const { return fixed_s + per_item_s * items; }
+  std::size_t items_within(double seconds) const;
+  void record(std::size_t items, double seconds);
+};
+
 class LayeredSearch {
  public:
   explicit LayeredSearch(clf::Runtime& runtime);
@@ -57,7 +68,7 @@ class LayeredSearch {
   clf::Runtime& runtime_;
   clf::CLKernel kernel_;
   int max_par_ = 1;
-  double seconds_per_board_[8] = {};  // per plies, measured, to size launch chunks
+  LaunchCost cost_[8];  // per plies, to size launch chunks
   StopClock* clock_ = nullptr;
   bool aborted_ = false;
   std::uint64_t nodes_ = 0;
@@ -68,15 +79,27 @@ class LayeredSearch {
 class SubtreeSearch {
  public:
   static constexpr int kMaxPlies = 16;
-  explicit SubtreeSearch(clf::Runtime& runtime);
+  // `split_plies`: the top plies of each subtree played out on the host, so the device gets
+  // one work-item per resulting position: more, shorter searches (a GPU's batch takes as long
+  // as its longest search) at the price of no pruning in those plies.
+  explicit SubtreeSearch(clf::Runtime& runtime, int split_plies = 0);
+  int split_plies() const { return split_plies_; }
+  // The expected time of evaluate(count positions, plies); 0 before anything is measured.
+  double predict_seconds(std::size_t count, int plies) const;
   // Like LayeredSearch::evaluate; `nodes` gets the positions visited.
   bool evaluate(const std::vector<KalahBoard>& boards, int plies, std::vector<int>* values,
                 std::uint64_t* nodes, StopClock* clock);
 
  private:
+  bool evaluate_split(const std::vector<KalahBoard>& boards, int plies, int split,
+                      std::vector<int>* values, std::uint64_t* nodes, StopClock* clock);
+  bool evaluate_on_device(const std::vector<KalahBoard>& boards, int plies,
+                          std::vector<int>* values, std::uint64_t* nodes, StopClock* clock);
+
   clf::Runtime& runtime_;
+  int split_plies_ = 0;
   clf::CLKernel kernel_;
-  double seconds_per_board_[kMaxPlies + 1] = {};
+  LaunchCost cost_[kMaxPlies + 1];
 };
 
 class GpuLayeredEngine : public Engine {
@@ -93,15 +116,21 @@ class GpuLayeredEngine : public Engine {
 };
 
 // Alpha-beta on the CPU down to depth - g; each horizon position's value is its exact g-ply
-// minimax value, computed on the GPU (SubtreeSearch) in batches: a pass that meets unknown horizon
-// positions uses a 2-ply CPU value for them provisionally and queues them; the queue is evaluated
-// in one launch and the pass repeated until one meets none. The last pass is plain alpha-beta over
-// exact values, so the root value equals minimax(board, depth).
+// minimax value, computed on the device (SubtreeSearch) in batches: a pass that meets unknown
+// horizon positions gives them a 1-ply value provisionally and queues them; the queue is
+// evaluated in one launch (a handful of positions on the host, where that is quicker) and the
+// pass repeated until one meets none. The last pass is alpha-beta over exact values, so the root
+// value equals minimax(board, depth). Values computed from provisional leaves are never stored,
+// so the table and the known values carry over between passes, depths and moves. A timed search
+// runs plain alpha-beta until a depth takes kCpuOnlyDepthMs, then goes to the device.
 class HybridEngine : public Engine {
  public:
-  HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies);
+  // gpu_plies, split_plies < 0: chosen from the device.
+  HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int gpu_plies,
+               int split_plies = -1);
   std::string name() const override { return "hybrid"; }
   SearchResult search(const KalahBoard& board, const SearchLimits& limits) override;
+  // One fixed depth with the device (a timed search starts on the host instead).
   MinimaxOutcome search_depth(const KalahBoard& board, int depth, StopClock* clock);
   int gpu_plies() const { return gpu_plies_; }
 
@@ -112,15 +141,26 @@ class HybridEngine : public Engine {
     }
   };
   using Key = std::pair<std::uint64_t, std::uint64_t>;
-  static Key key_of(const KalahBoard& board);
+  struct Stats {
+    int passes = 0;
+    std::size_t device_evaluated = 0, host_evaluated = 0;
+    std::uint64_t cpu_nodes = 0, device_nodes = 0;
+    double cpu_ms = 0, device_ms = 0;
+  };
+  static Key key_of(const KalahBoard& board, int gpu_plies);
+  void queue_unknown(const KalahBoard& board, int gpu_plies);
+  // Values the queue and adds them to known_; false when the clock ran out.
+  bool evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats);
 
   SubtreeSearch gpu_;
-  AlphaBeta top_;
+  AlphaBeta top_;  // the passes over device values, and the shallow depths of a timed search
+  AlphaBeta cpu_;  // horizon positions valued on the host
   int gpu_plies_;
+  int table_gpu_plies_ = -1;                       // the gpu_plies top_'s values were computed with
+  double cpu_seconds_per_position_ = 0;            // measured, to choose host or device for a queue
   std::unordered_map<Key, int, BoardHash> known_;  // exact gpu_plies-deep values
   std::unordered_map<Key, std::size_t, BoardHash> queued_;
   std::vector<KalahBoard> queue_;
-  std::uint64_t gpu_leaves_ = 0;
 };
 
 }  // namespace mankalah

@@ -36,6 +36,8 @@ void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
   command.add_option("--seq", choice.seq, "gpu-layered: CPU plies that build one frontier batch");
   command.add_option("--par", choice.par,
                      "gpu-layered/hybrid: plies per frontier position on the device");
+  command.add_option("--split", choice.split,
+                     "hybrid: top plies of each device subtree played out on the host");
 }
 
 std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
