@@ -57,23 +57,12 @@ CLF_FUNCTION cl_int kalah_store(cl_int side) {
 }
 CLF_FUNCTION cl_int kalah_opposite(cl_int pit) { return 12 - pit; }
 
-// Every cell access below has a constant index once loops are unrolled, or goes through
-// kalah_cell / kalah_set_cell, which visit every cell: so a kernel can keep a whole board in
-// registers (an array indexed at run time would live in slow private memory).
-CLF_FUNCTION cl_int kalah_cell(const KalahBoard* board, cl_int index) {
-  cl_int value = 0;
-  for (cl_int c = 0; c < KALAH_CELLS; ++c) value = c == index ? board->cells[c] : value;
-  return value;
-}
-
 // Stones in `side`'s six pits (not its store).
 CLF_FUNCTION cl_int kalah_row_sum(const KalahBoard* board, cl_int side) {
-  cl_int bottom = 0, top = 0;
-  for (cl_int i = 0; i < KALAH_PITS; ++i) {
-    bottom += board->cells[i];
-    top += board->cells[7 + i];
-  }
-  return side == KALAH_TOP ? top : bottom;
+  const cl_int first = kalah_first_pit(side);
+  cl_int sum = 0;
+  for (cl_int i = 0; i < KALAH_PITS; ++i) sum += board->cells[first + i];
+  return sum;
 }
 
 CLF_FUNCTION cl_int kalah_is_over(const KalahBoard* board) {
@@ -82,47 +71,12 @@ CLF_FUNCTION cl_int kalah_is_over(const KalahBoard* board) {
 
 // A side's score: its store plus the stones left in its own pits.
 CLF_FUNCTION cl_int kalah_score(const KalahBoard* board, cl_int side) {
-  const cl_int store =
-      side == KALAH_TOP ? board->cells[KALAH_TOP_STORE] : board->cells[KALAH_BOTTOM_STORE];
-  return store + kalah_row_sum(board, side);
+  return board->cells[kalah_store(side)] + kalah_row_sum(board, side);
 }
 
 CLF_FUNCTION cl_int kalah_is_legal(const KalahBoard* board, cl_int pit) {
   const cl_int first = kalah_first_pit(board->to_move);
-  return pit >= first && pit < first + KALAH_PITS && kalah_cell(board, pit) > 0 &&
-         !kalah_is_over(board);
-}
-
-// The end of a move whose last stone landed in `last`: an extra turn, a capture, the end of the
-// game (the rows swept into the stores), the turn passing; returns the KALAH_RESULT_ bits.
-CLF_FUNCTION cl_int kalah_finish_sowing(KalahBoard* board, cl_int side, cl_int last) {
-  cl_int result = 0;
-  const cl_int first = kalah_first_pit(side);
-  const cl_int store = kalah_store(side);
-  if (last == store) {
-    result = KALAH_RESULT_EXTRA_TURN;
-  } else if (last >= first && last < first + KALAH_PITS && kalah_cell(board, last) == 1 &&
-             kalah_cell(board, kalah_opposite(last)) > 0) {
-    const cl_int captured = 1 + kalah_cell(board, kalah_opposite(last));
-    for (cl_int c = 0; c < KALAH_CELLS; ++c) {
-      const cl_int emptied = c == last || c == kalah_opposite(last);
-      board->cells[c] = (cl_uchar)(emptied ? 0 : board->cells[c] + (c == store ? captured : 0));
-    }
-    result = captured;
-  }
-  const cl_int bottom = kalah_row_sum(board, KALAH_BOTTOM);
-  const cl_int top = kalah_row_sum(board, KALAH_TOP);
-  if (bottom == 0 || top == 0) {
-    for (cl_int i = 0; i < KALAH_PITS; ++i) {
-      board->cells[i] = 0;
-      board->cells[7 + i] = 0;
-    }
-    board->cells[KALAH_BOTTOM_STORE] = (cl_uchar)(board->cells[KALAH_BOTTOM_STORE] + bottom);
-    board->cells[KALAH_TOP_STORE] = (cl_uchar)(board->cells[KALAH_TOP_STORE] + top);
-    return (result & KALAH_RESULT_CAPTURE_MASK) | KALAH_RESULT_GAME_OVER;
-  }
-  if (result != KALAH_RESULT_EXTRA_TURN) board->to_move = (cl_uchar)(1 - side);
-  return result;
+  return pit >= first && pit < first + KALAH_PITS && board->cells[pit] > 0 && !kalah_is_over(board);
 }
 
 // Sows `pit`, which must be a non-empty pit of the side to move in an unfinished game (searches
@@ -147,34 +101,33 @@ CLF_FUNCTION cl_int kalah_sow(KalahBoard* board, cl_int pit) {
     if (last == skipped) last = last == KALAH_CELLS - 1 ? 0 : last + 1;
     board->cells[last] = (cl_uchar)(board->cells[last] + 1);
   }
-  return kalah_finish_sowing(board, side, last);
-}
-
-// kalah_sow for kernels that keep the board in registers: the same move, with every cell touched
-// at a constant index, so it does a fixed amount of work (the loop version is ~2x faster on a
-// CPU; a test checks the two agree). The sowing ring is the 13 cells other than the opponent's
-// store; a cell's place on it is its index less one past the skipped store. Of `stones`, every ring
-// cell gets stones / 13 (whole laps) and the rest go one each to the next stones % 13 places after
-// the pit; the last stone lands rest places after the pit (back in the emptied pit after whole laps
-// alone).
-CLF_FUNCTION cl_int kalah_sow_in_registers(KalahBoard* board, cl_int pit) {
-  const cl_int side = board->to_move;
-  const cl_int skipped = kalah_store(1 - side);
-  const cl_int stones = kalah_cell(board, pit);
-  const cl_int laps = stones / 13;
-  const cl_int rest = stones - laps * 13;
-  const cl_int pit_place = pit - (pit > skipped ? 1 : 0);
-  for (cl_int c = 0; c < KALAH_CELLS; ++c) {
-    const cl_int place = c - (c > skipped ? 1 : 0);
-    const cl_int behind = place - pit_place;
-    const cl_int ahead = behind < 0 ? behind + 13 : behind;  // places after the pit, 0..12
-    const cl_int gets = c == skipped ? 0 : laps + (ahead >= 1 && ahead <= rest ? 1 : 0);
-    board->cells[c] = (cl_uchar)((c == pit ? 0 : board->cells[c]) + gets);
+  cl_int result = 0;
+  const cl_int first = kalah_first_pit(side);
+  const cl_int store = kalah_store(side);
+  if (last == store) {
+    result = KALAH_RESULT_EXTRA_TURN;
+  } else if (last >= first && last < first + KALAH_PITS && board->cells[last] == 1 &&
+             board->cells[kalah_opposite(last)] > 0) {
+    const cl_int captured = 1 + board->cells[kalah_opposite(last)];
+    board->cells[store] = (cl_uchar)(board->cells[store] + captured);
+    board->cells[last] = 0;
+    board->cells[kalah_opposite(last)] = 0;
+    result = captured;
   }
-  const cl_int past = pit_place + rest;
-  const cl_int last_place = past >= 13 ? past - 13 : past;
-  const cl_int last = last_place + (last_place >= skipped ? 1 : 0);
-  return kalah_finish_sowing(board, side, last);
+  if (kalah_is_over(board)) {
+    for (cl_int s = 0; s < 2; ++s) {
+      const cl_int row = kalah_first_pit(s);
+      cl_int swept = 0;
+      for (cl_int i = 0; i < KALAH_PITS; ++i) {
+        swept += board->cells[row + i];
+        board->cells[row + i] = 0;
+      }
+      board->cells[kalah_store(s)] = (cl_uchar)(board->cells[kalah_store(s)] + swept);
+    }
+    return (result & KALAH_RESULT_CAPTURE_MASK) | KALAH_RESULT_GAME_OVER;
+  }
+  if (result != KALAH_RESULT_EXTRA_TURN) board->to_move = (cl_uchar)(1 - side);
+  return result;
 }
 
 // Plays `pit` for the side to move; returns the KALAH_RESULT_ bits or KALAH_ILLEGAL (the board
@@ -208,7 +161,7 @@ CLF_FUNCTION cl_int kalah_ordered_pit(const KalahBoard* board, cl_int slot) {
   const cl_int first = kalah_first_pit(board->to_move);
   const cl_int store = kalah_store(board->to_move);
   const cl_int pit = slot < KALAH_PITS ? store - 1 - slot : first + slot - KALAH_PITS;
-  const cl_int stones = kalah_cell(board, pit);
+  const cl_int stones = board->cells[pit];
   if (stones == 0) return -1;
   const cl_int goes_again = stones % 13 == store - pit;
   return (slot < KALAH_PITS) == goes_again ? pit : -1;

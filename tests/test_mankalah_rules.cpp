@@ -2,9 +2,6 @@
 // header, and the search tests compare their results with these.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <random>
-
 #include "cpu_search.hpp"
 #include "game.hpp"
 #include "shared/kalah.h"
@@ -152,47 +149,6 @@ TEST(MankalahRules, GameEndsWhenTopsRowEmpties) {
   KalahBoard capture = board_of({1, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, 3, 0, 24}, KALAH_BOTTOM);
   EXPECT_TRUE(kalah_play(&capture, 0) & KALAH_RESULT_GAME_OVER);
   EXPECT_EQ(kalah_score(&capture, KALAH_BOTTOM), 24);
-}
-
-TEST(MankalahRules, SowingInRegistersEqualsTheLoop) {
-  // Every move of many random games, including laps of 13+ stones (stones are piled up first).
-  std::mt19937 rng(21);
-  int moves = 0, laps = 0;
-  for (int game = 0; game < 400; ++game) {
-    KalahBoard board = kalah_start(static_cast<int>(rng() % 2));
-    if (game % 4 == 0) {  // heap most stones in one pit
-      const int pit = static_cast<int>(rng() % 13);
-      if (pit != KALAH_BOTTOM_STORE) {
-        for (int c = 0; c < 13; ++c) {
-          if (c != pit && c != KALAH_BOTTOM_STORE && board.cells[c] > 1) {
-            board.cells[pit] = static_cast<cl_uchar>(board.cells[pit] + board.cells[c] - 1);
-            board.cells[c] = 1;
-          }
-        }
-      }
-    }
-    while (!kalah_is_over(&board)) {
-      const int first = kalah_first_pit(board.to_move);
-      for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-        if (board.cells[pit] == 0) continue;
-        KalahBoard loop = board, registers = board;
-        const int loop_result = kalah_sow(&loop, pit);
-        const int registers_result = kalah_sow_in_registers(&registers, pit);
-        ASSERT_EQ(loop_result, registers_result) << "game " << game << " pit " << pit;
-        ASSERT_EQ(std::memcmp(&loop, &registers, sizeof loop), 0)
-            << "game " << game << " pit " << pit;
-        ++moves;
-        laps += board.cells[pit] >= 13;
-      }
-      int pit;
-      do {
-        pit = first + static_cast<int>(rng() % KALAH_PITS);
-      } while (board.cells[pit] == 0);
-      kalah_sow(&board, pit);
-    }
-  }
-  EXPECT_GT(moves, 10000);
-  EXPECT_GT(laps, 50);
 }
 
 TEST(MankalahRules, HeuristicIsTheSeeds) {

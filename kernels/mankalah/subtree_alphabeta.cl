@@ -4,52 +4,17 @@
 // finished games exact, the heuristic at the limit); the number of positions visited goes to
 // `nodes`. Moves are tried in kalah_ordered_pit's order (go-again moves first), as on the host:
 // it cuts the positions visited at 7 plies by about 60 % (PoCL, the start position, depth 17).
-//
-// The board being worked on lives in registers: the stack keeps boards packed in a uint4 (one
-// 16-byte load or store per node), and the rules are called on a private copy whose cells are
-// all touched at constant indices (kalah_sow_in_registers, kalah_cell). A board array indexed
-// at run time would sit in private memory, which costs a round trip per stone.
 #include "shared/kalah.h"
 
 #define SUBTREE_MAX_PLIES 16
 
 typedef struct Frame {
-  uint4 board;  // packed: cells 0-13, to_move, mark
+  KalahBoard board;
   int alpha;
   int beta;
   int best;
   int next;  // the next kalah_ordered_pit slot to try
 } Frame;
-
-KalahBoard unpack_board(uint4 packed) {
-  const uchar16 b = as_uchar16(packed);
-  KalahBoard board;
-  board.cells[0] = b.s0;
-  board.cells[1] = b.s1;
-  board.cells[2] = b.s2;
-  board.cells[3] = b.s3;
-  board.cells[4] = b.s4;
-  board.cells[5] = b.s5;
-  board.cells[6] = b.s6;
-  board.cells[7] = b.s7;
-  board.cells[8] = b.s8;
-  board.cells[9] = b.s9;
-  board.cells[10] = b.sa;
-  board.cells[11] = b.sb;
-  board.cells[12] = b.sc;
-  board.cells[13] = b.sd;
-  board.to_move = b.se;
-  board.mark = b.sf;
-  return board;
-}
-
-uint4 pack_board(const KalahBoard* board) {
-  const uchar16 b = (uchar16)(board->cells[0], board->cells[1], board->cells[2], board->cells[3],
-                              board->cells[4], board->cells[5], board->cells[6], board->cells[7],
-                              board->cells[8], board->cells[9], board->cells[10], board->cells[11],
-                              board->cells[12], board->cells[13], board->to_move, board->mark);
-  return as_uint4(b);
-}
 
 __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count, uint plies,
                                 __global int* values, __global uint* nodes) {
@@ -64,7 +29,7 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
   Frame stack[SUBTREE_MAX_PLIES];
   const uint depth_limit = min(plies, (uint)SUBTREE_MAX_PLIES);
   int sp = 0;
-  stack[0].board = pack_board(&root);
+  stack[0].board = root;
   stack[0].alpha = -KALAH_INFINITY;
   stack[0].beta = KALAH_INFINITY;
   stack[0].best = root.to_move == KALAH_TOP ? -KALAH_INFINITY : KALAH_INFINITY;
@@ -73,10 +38,9 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
   int value = 0;
   int returning = 0;  // `value` holds the result of stack[sp]'s last child
   for (;;) {
-    KalahBoard node = unpack_board(stack[sp].board);
     if (returning) {
       returning = 0;
-      if (node.to_move == KALAH_TOP) {
+      if (stack[sp].board.to_move == KALAH_TOP) {
         stack[sp].best = max(stack[sp].best, value);
         stack[sp].alpha = max(stack[sp].alpha, stack[sp].best);
       } else {
@@ -87,7 +51,7 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
     }
     int pit = -1;
     while (stack[sp].next < KALAH_ORDER_SLOTS && pit < 0) {
-      pit = kalah_ordered_pit(&node, stack[sp].next++);
+      pit = kalah_ordered_pit(&stack[sp].board, stack[sp].next++);
     }
     if (pit < 0) {
       value = stack[sp].best;
@@ -96,8 +60,8 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
       returning = 1;
       continue;
     }
-    KalahBoard child = node;
-    kalah_sow_in_registers(&child, pit);
+    KalahBoard child = stack[sp].board;
+    kalah_sow(&child, pit);
     ++visited;
     if ((uint)(sp + 1) == depth_limit || kalah_is_over(&child)) {
       value = kalah_leaf_value(&child);
@@ -105,7 +69,7 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
       continue;
     }
     ++sp;
-    stack[sp].board = pack_board(&child);
+    stack[sp].board = child;
     stack[sp].alpha = stack[sp - 1].alpha;
     stack[sp].beta = stack[sp - 1].beta;
     stack[sp].best = child.to_move == KALAH_TOP ? -KALAH_INFINITY : KALAH_INFINITY;
