@@ -95,16 +95,6 @@ std::size_t env_size(const char* name, std::size_t fallback) {
   return static_cast<std::size_t>(value);
 }
 
-// 0 or 1 from the environment (benchmark knobs), or `fallback`.
-bool env_flag(const char* name, bool fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  const std::string value = text;
-  if (value != "0" && value != "1")
-    throw Error(std::string("sort: ") + name + "='" + value + "' is not 0 or 1");
-  return value == "1";
-}
-
 std::string variant_list() {
   std::vector<std::string> names;
   for (const Variant& v : kVariants) names.emplace_back(v.name);
@@ -136,11 +126,12 @@ struct Sorter::Impl {
   // compiles several times faster there and runs faster too.
   std::size_t radix_work_group = 256;
   std::size_t radix_items = 16;
+  // Items per work-item by key kind (uint, int, float); radix_items is set from it per sort.
+  std::size_t kind_items[3] = {16, 16, 16};
   bool radix_unroll = true;
   Ranking ranking = Ranking::split;
-  // Onesweep look-back: status words read at once per step; early counts (see radix.cl).
+  // Onesweep look-back: status words read at once per step (LOOKBACK_WINDOW in radix.cl).
   std::size_t lookback_window = 4;
-  bool early_counts = false;
   // GPUs build one program per key kind (KEY_KIND a compile-time constant); CPUs share one
   // program between the kinds (PoCL compiles slowly).
   bool key_kind_options = true;
@@ -152,8 +143,7 @@ struct Sorter::Impl {
                        " -DRADIX_ITEMS=" + std::to_string(radix_items) +
                        " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0") +
                        " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking)) +
-                       " -DLOOKBACK_WINDOW=" + std::to_string(lookback_window) +
-                       " -DEARLY_COUNTS=" + (early_counts ? "1" : "0");
+                       " -DLOOKBACK_WINDOW=" + std::to_string(lookback_window);
     if (key_kind_options) text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     if (!extra_options.empty()) text += " " + extra_options;
     return text;
@@ -182,13 +172,16 @@ struct Sorter::Impl {
       key_kind_options = false;
     } else {
       lookback_window = env_size("CLF_SORT_LOOKBACK", lookback_window);
-      early_counts = env_flag("CLF_SORT_EARLY", early_counts);
       if (const char* extra = std::getenv("CLF_SORT_OPTIONS")) extra_options = extra;
       // Benchmark knobs; the defaults are the fastest measured (docs/sort.md).
       radix_work_group = env_size("CLF_SORT_WG", radix_work_group);
       radix_items = env_size("CLF_SORT_ITEMS", radix_items);
-      if (radix_work_group % 32 != 0 || radix_work_group > 1024 || radix_items < 8 ||
-          radix_work_group * radix_items > 16384) {
+      for (std::size_t& items : kind_items) items = radix_items;
+      kind_items[2] = env_size("CLF_SORT_ITEMS_FLOAT", kind_items[2]);
+      const std::size_t fewest = *std::min_element(std::begin(kind_items), std::end(kind_items));
+      const std::size_t most = *std::max_element(std::begin(kind_items), std::end(kind_items));
+      if (radix_work_group % 32 != 0 || radix_work_group > 1024 || fewest < 8 ||
+          radix_work_group * most > 16384) {
         throw Error("sort: CLF_SORT_WG=" + std::to_string(radix_work_group) +
                     " and CLF_SORT_ITEMS=" + std::to_string(radix_items) +
                     " need a work-group of a multiple of 32 up to 1024, at least 8 items and a "
@@ -337,6 +330,7 @@ struct Sorter::Impl {
     }
     check_size(n, values != nullptr);
     if (n <= 1) return;
+    if (runtime->device().type != DeviceType::cpu) radix_items = kind_items[static_cast<int>(kind)];
     switch (algorithm) {
       case Algorithm::bitonic:
       case Algorithm::bitonic_fused:

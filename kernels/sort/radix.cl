@@ -40,11 +40,6 @@
 #ifndef LOOKBACK_WINDOW
 #define LOOKBACK_WINDOW 1
 #endif
-// Onesweep with warp ranking: count the tile's digits and publish them right after the load,
-// before ranking, so that later tiles' look-backs find them sooner (Adinets & Merrill's order).
-#ifndef EARLY_COUNTS
-#define EARLY_COUNTS 0
-#endif
 // Timing experiments only (the results are wrong): bits that leave a step of the onesweep pass
 // out. 1: no look-back (each tile uses the digit's global start); 2: every tile writes to its
 // own place (coalesced, like a copy); 4: no ranking (keys stay in load order).
@@ -670,31 +665,6 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
   }
 }
 
-#if RANK_MATCH && EARLY_COUNTS
-// Counts the loaded tile's digits (keys warp-striped in registers, padding not counted) into
-// `counts` (DIGITS words, zeroed and synchronised by the caller) and publishes them: tile 0 its
-// inclusive prefix, the others their aggregate.
-inline void publish_early_counts(const uint* key, uint shift, uint valid, uint tile,
-                                 const __global uint* digit_start, __global uint* status,
-                                 __local uint* counts) {
-  const uint lid = get_local_id(0);
-  const uint first = (lid / WARP) * WARP_KEYS + lid % WARP;
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    if (first + j * WARP < valid) atomic_inc(&counts[DIGIT(key[j], shift)]);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
-    const uint count = counts[d];
-    if (tile == 0) {
-      atomic_xchg(status + d, FLAG_PREFIX | (digit_start[d] + count));
-    } else {
-      atomic_xchg(status + tile * DIGITS + d, FLAG_AGGREGATE | count);
-    }
-  }
-}
-#endif
-
 // Digit d's exclusive prefix for `tile` (> 0): the sum of the counts published by the tiles
 // before it, back to the first one that has published its inclusive prefix (which includes
 // the digit's global start). LOOKBACK_WINDOW status words are read at once; a word not yet
@@ -730,9 +700,6 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   // Tiles are numbered in the order work-groups start, so every tile a work-group waits for
   // below has started and will finish.
   if (lid == 0) tile_id = atomic_inc(&tickets[pass]);
-#if RANK_MATCH && EARLY_COUNTS
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) m.run_base[d] = 0;  // the early counts
-#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_id;
   // The next pass uses the other status array; this pass clears it (the pass before this one,
@@ -743,9 +710,6 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
 #if RANK_MATCH
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;
-#if EARLY_COUNTS
-  publish_early_counts(key, shift, valid, tile, digit_start, status, m.run_base);
-#endif
 #if SORT_PROBE & 4
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
@@ -766,9 +730,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
     uint exclusive = digit_start[d];
 #if !(SORT_PROBE & 1)
     __global uint* mine = status + tile * DIGITS + d;
-#if !(RANK_MATCH && EARLY_COUNTS)
     atomic_xchg(mine, (tile == 0 ? FLAG_PREFIX | (exclusive + count) : FLAG_AGGREGATE | count));
-#endif
     if (tile != 0) {
       exclusive = look_back(status, tile, d);
       atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
