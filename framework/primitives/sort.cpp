@@ -57,6 +57,8 @@ const Variant kVariants[] = {
 constexpr std::size_t kDigits = 256;
 constexpr std::size_t kPasses = 4;
 constexpr std::size_t kScanWorkGroup = 256;
+// GLOBAL_WG in kernels/sort/radix.cl: the onesweep histogram and scan kernels.
+constexpr std::size_t kGlobalWorkGroup = 256;
 constexpr std::size_t kScanBlock = kScanWorkGroup * 8;
 constexpr std::size_t kBitonicLocalWorkGroup = 256;
 constexpr std::size_t kBitonicLocalN = kBitonicLocalWorkGroup * 4;
@@ -124,14 +126,27 @@ struct Sorter::Impl {
   // compiles several times faster there and runs faster too.
   std::size_t radix_work_group = 256;
   std::size_t radix_items = 16;
+  // Items per work-item by key kind (uint, int, float); radix_items is set from it per sort.
+  std::size_t kind_items[3] = {16, 16, 16};
   bool radix_unroll = true;
   Ranking ranking = Ranking::split;
+  // Onesweep look-back: status words read at once per step (LOOKBACK_WINDOW in radix.cl).
+  std::size_t lookback_window = 4;
+  // GPUs build one program per key kind (KEY_KIND a compile-time constant); CPUs share one
+  // program between the kinds (PoCL compiles slowly).
+  bool key_kind_options = true;
+  // CLF_SORT_OPTIONS: extra build options for the radix kernels (benchmarks and experiments).
+  std::string extra_options;
   std::size_t radix_tile() const { return radix_work_group * radix_items; }
-  std::string radix_options() const {
-    return "-DRADIX_WG=" + std::to_string(radix_work_group) +
-           " -DRADIX_ITEMS=" + std::to_string(radix_items) +
-           " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0") +
-           " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking));
+  std::string radix_options(KeyKind kind) const {
+    std::string text = "-DRADIX_WG=" + std::to_string(radix_work_group) +
+                       " -DRADIX_ITEMS=" + std::to_string(radix_items) +
+                       " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0") +
+                       " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking)) +
+                       " -DLOOKBACK_WINDOW=" + std::to_string(lookback_window);
+    if (key_kind_options) text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
+    if (!extra_options.empty()) text += " " + extra_options;
+    return text;
   }
 
   Impl(Runtime& rt, const std::string& name) : runtime(&rt), variant(name) {
@@ -154,12 +169,19 @@ struct Sorter::Impl {
     if (rt.device().type == DeviceType::cpu) {
       radix_work_group = 64;
       radix_unroll = false;
+      key_kind_options = false;
     } else {
+      lookback_window = env_size("CLF_SORT_LOOKBACK", lookback_window);
+      if (const char* extra = std::getenv("CLF_SORT_OPTIONS")) extra_options = extra;
       // Benchmark knobs; the defaults are the fastest measured (docs/sort.md).
       radix_work_group = env_size("CLF_SORT_WG", radix_work_group);
       radix_items = env_size("CLF_SORT_ITEMS", radix_items);
-      if (radix_work_group % 32 != 0 || radix_work_group > 1024 || radix_items < 8 ||
-          radix_work_group * radix_items > 16384) {
+      for (std::size_t& items : kind_items) items = radix_items;
+      kind_items[2] = env_size("CLF_SORT_ITEMS_FLOAT", kind_items[2]);
+      const std::size_t fewest = *std::min_element(std::begin(kind_items), std::end(kind_items));
+      const std::size_t most = *std::max_element(std::begin(kind_items), std::end(kind_items));
+      if (radix_work_group % 32 != 0 || radix_work_group > 1024 || fewest < 8 ||
+          radix_work_group * most > 16384) {
         throw Error("sort: CLF_SORT_WG=" + std::to_string(radix_work_group) +
                     " and CLF_SORT_ITEMS=" + std::to_string(radix_items) +
                     " need a work-group of a multiple of 32 up to 1024, at least 8 items and a "
@@ -232,17 +254,17 @@ struct Sorter::Impl {
 
   // A kernel of kernels/sort/radix.cl. The inline-PTX ranking is tried first where chosen; if
   // the device's compiler rejects it, the sorter falls back to split ranking for good.
-  CLKernel& radix_kernel(const std::string& name, bool with_values) {
+  CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
     const char* file = "kernels/sort/radix.cl";
     if (ranking != Ranking::match_ptx)
-      return kernel(file, name, options(with_values, radix_options()));
+      return kernel(file, name, options(with_values, radix_options(kind)));
     try {
-      return kernel(file, name, options(with_values, radix_options()));
+      return kernel(file, name, options(with_values, radix_options(kind)));
     } catch (const Error& error) {
       std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
                 << runtime->device_name() << "; using split ranking: " << error.what() << "\n";
       ranking = Ranking::split;
-      return kernel(file, name, options(with_values, radix_options()));
+      return kernel(file, name, options(with_values, radix_options(kind)));
     }
   }
 
@@ -308,6 +330,7 @@ struct Sorter::Impl {
     }
     check_size(n, values != nullptr);
     if (n <= 1) return;
+    if (runtime->device().type != DeviceType::cpu) radix_items = kind_items[static_cast<int>(kind)];
     switch (algorithm) {
       case Algorithm::bitonic:
       case Algorithm::bitonic_fused:
@@ -454,8 +477,9 @@ struct Sorter::Impl {
     auto& counts = temporary<cl_uint>("tile-counts", parts * kDigits);
     // The downsweep first: its build decides the ranking, which is part of every program's options.
     CLKernel& downsweep =
-        radix_kernel(chunks ? "radix_chunk_downsweep" : "radix_downsweep", with_values);
-    CLKernel& upsweep = radix_kernel(chunks ? "radix_chunk_upsweep" : "radix_upsweep", with_values);
+        radix_kernel(chunks ? "radix_chunk_downsweep" : "radix_downsweep", with_values, kind);
+    CLKernel& upsweep =
+        radix_kernel(chunks ? "radix_chunk_upsweep" : "radix_upsweep", with_values, kind);
     const auto count = static_cast<cl_uint>(n);
     radix_passes(
         keys, values, kind, n,
@@ -486,7 +510,7 @@ struct Sorter::Impl {
     const auto key_kind = static_cast<cl_uint>(kind);
     const bool with_values = values != nullptr;
     // The pass kernel first: its build decides the ranking, part of every program's options.
-    CLKernel& onesweep = radix_kernel("radix_onesweep", with_values);
+    CLKernel& onesweep = radix_kernel("radix_onesweep", with_values, kind);
     const std::size_t tiles = ceil_div(n, radix_tile());
     const std::size_t status_words = tiles * kDigits;
     auto& status_even = temporary<cl_uint>("status-even", status_words);
@@ -494,17 +518,20 @@ struct Sorter::Impl {
     auto& tickets = temporary<cl_uint>("tickets", kPasses);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    radix_kernel("radix_onesweep_init", with_values)(
+    radix_kernel("radix_onesweep_init", with_values, kind)(
         Range::linear(std::max(status_words, kPasses * kDigits), 256), status_even,
         static_cast<cl_uint>(status_words), tickets, digit_offsets);
-    // Enough work-groups to fill the device; each strides over the keys.
+    // Enough work-groups to fill the device (8 per compute unit, each at most 8 keys per
+    // work-item per round); each strides over the keys.
     const std::size_t groups =
-        std::min<std::size_t>(ceil_div(n, radix_tile()), 4 * runtime->device().compute_units);
-    radix_kernel("radix_global_histogram", with_values)(
-        Range::linear(groups * radix_work_group, radix_work_group), read_only(keys), key_kind,
+        std::max<std::size_t>(1, std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
+                                                       env_size("CLF_SORT_HIST_GROUPS_PER_CU", 8) *
+                                                           runtime->device().compute_units));
+    radix_kernel("radix_global_histogram", with_values, kind)(
+        Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
         count, digit_offsets);
-    radix_kernel("radix_global_scan", with_values)(
-        Range::linear(radix_work_group, radix_work_group), digit_offsets);
+    radix_kernel("radix_global_scan", with_values, kind)(
+        Range::linear(kGlobalWorkGroup, kGlobalWorkGroup), digit_offsets);
     const Range range = Range::linear(tiles * radix_work_group, radix_work_group);
     radix_passes(keys, values, kind, n,
                  [&](cl_uint pass, BufferBase& from, BufferBase& to,

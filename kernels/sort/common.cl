@@ -12,7 +12,8 @@
 
 // Keys reach kernels as `__global void*` (any 32-bit key buffer) and are read as uint bits;
 // `key_kind` (a kernel argument, so one program serves all three types) says how to order them:
-// 0 uint, 1 int, 2 float.
+// 0 uint, 1 int, 2 float. Built with -DKEY_KIND=k, the argument is ignored and the key kind is a
+// compile-time constant (GPUs: no per-key selection between the three maps).
 #define KEY_T uint
 // Kernel parameters for key buffers, and the typed views kernels use.
 #define KEYS_IN(name) const __global void* name##_bits
@@ -21,6 +22,9 @@
 #define BIND_KEYS_OUT(name) __global uint* name = (__global uint*)name##_bits
 
 inline uint to_ordered(uint bits, uint key_kind) {
+#ifdef KEY_KIND
+  key_kind = KEY_KIND;
+#endif
   const uint sign = bits & 0x80000000u;
   const uint flip = key_kind == 0   ? 0u
                     : key_kind == 1 ? 0x80000000u
@@ -30,6 +34,9 @@ inline uint to_ordered(uint bits, uint key_kind) {
 }
 
 inline uint from_ordered(uint ordered, uint key_kind) {
+#ifdef KEY_KIND
+  key_kind = KEY_KIND;
+#endif
   const uint sign = ordered & 0x80000000u;
   const uint flip = key_kind == 0   ? 0u
                     : key_kind == 1 ? 0x80000000u

@@ -35,6 +35,17 @@
 #ifndef RANK_MATCH
 #define RANK_MATCH 0
 #endif
+// Onesweep look-back: each digit's work-item reads LOOKBACK_WINDOW predecessor tiles' status
+// words at once (independent loads) instead of one at a time.
+#ifndef LOOKBACK_WINDOW
+#define LOOKBACK_WINDOW 1
+#endif
+// Timing experiments only (the results are wrong): bits that leave a step of the onesweep pass
+// out. 1: no look-back (each tile uses the digit's global start); 2: every tile writes to its
+// own place (coalesced, like a copy); 4: no ranking (keys stay in load order).
+#ifndef SORT_PROBE
+#define SORT_PROBE 0
+#endif
 #define WARP 32
 #define WARPS (RADIX_WG / WARP)
 #define WARP_KEYS (WARP * RADIX_ITEMS)
@@ -71,13 +82,21 @@ typedef struct {
   __local uint* run_start;  // DIGITS
   __local uint* run_end;    // DIGITS
   __local uint* run_base;   // DIGITS: output index of a run's key minus its local position
+  __local uint* values;     // PADDED(TILE) ranked values (VALUES_LOCAL only)
 } TileMemory;
 
 // In match mode the keys array first holds the per-warp digit counters (WARPS * DIGITS words):
 // the keys are in registers until they have been ranked.
 #define TILE_KEY_WORDS (RANK_MATCH && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
+// Key-value with warp ranking: the ranked values get their own local array beside the keys
+// where both fit the 48 KiB a work-group may have, so keys and values go out in one sweep
+// (otherwise the values follow the keys through the keys' array).
+#define VALUES_LOCAL            \
+  (WITH_VALUES && RANK_MATCH && \
+   TILE_KEY_WORDS + PADDED(TILE) + RADIX_WG + 32 + 3 * DIGITS + 64 <= 12288)
 #define DECLARE_TILE_MEMORY(name)                                                   \
   __local uint name##_keys[TILE_KEY_WORDS];                                         \
+  __local uint name##_values[VALUES_LOCAL ? PADDED(TILE) : 1];                      \
   __local ushort name##_indices[WITH_VALUES && !RANK_MATCH ? PADDED(TILE) : 1];     \
   __local uint name##_counters[RANK_MATCH ? 1 : PADDED(COUNTER_WORDS)];             \
   __local uint name##_scratch[RANK_MATCH == 1 ? 2 * RADIX_WG + 32 : RADIX_WG + 32]; \
@@ -85,7 +104,7 @@ typedef struct {
   __local uint name##_end[DIGITS];                                                  \
   __local uint name##_base[DIGITS];                                                 \
   TileMemory name = {name##_keys,  name##_indices, name##_counters, name##_scratch, \
-                     name##_start, name##_end,     name##_base}
+                     name##_start, name##_end,     name##_base,     name##_values}
 
 // Loads tile `tile` (coalesced), padding past n with all-ones, which sorts last.
 inline void load_tile(const __global uint* keys, uint key_kind, uint n, uint tile, TileMemory m) {
@@ -235,14 +254,42 @@ inline void scatter_tile(__global uint* keys_out, uint key_kind,
 
 #if RANK_MATCH == 2
 // Lanes are the work-item's position in its warp: NVIDIA forms warps from consecutive local ids.
-// match.any.sync and shfl.sync wait for all 32 lanes, so no lockstep execution is assumed; the
-// leader's atomic counter update completes (its result is shuffled) before any lane enters the
-// next round, which keeps the updates of successive rounds in order.
-inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* unused) {
+// The peers (lanes with the same digit) come from eight vote.sync.ballot, one per digit bit, as
+// in CUB's MatchAny: several times faster than match.any.sync, which the H200 runs slowly
+// (MATCH_ANY_SYNC=1 selects it, for comparison). The .sync instructions wait for all 32 lanes,
+// so no lockstep execution is assumed; the leader's atomic counter update completes (its result
+// is shuffled) before any lane enters the next round, which keeps the updates of successive
+// rounds in order.
+#ifndef MATCH_ANY_SYNC
+#define MATCH_ANY_SYNC 0
+#endif
+inline uint warp_peers(uint digit) {
   uint peers;
+#if MATCH_ANY_SYNC
   asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(peers) : "r"(digit));
+#else
+  peers = 0xffffffffu;
+  RADIX_UNROLL
+  for (uint b = 0; b < 8; ++b) {
+    uint same;
+    // same = the lanes whose bit b equals this lane's bit b.
+    asm("{\n\t.reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(same)
+        : "r"(digit), "r"(1u << b));
+    peers &= same;
+  }
+#endif
+  return peers;
+}
+
+inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* unused) {
+  const uint peers = warp_peers(digit);
   const uint below = popcount(peers & ((1u << lane) - 1u));
-  const uint leader = 31u - clz(peers & (0u - peers));
+  const uint leader = 31u - clz(peers);  // the highest peer
   uint base = 0;
   if (lane == leader) base = atomic_add(&warp_counts[digit], popcount(peers));
   uint shared;
@@ -351,10 +398,19 @@ inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* posit
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Puts the ranked keys into local memory in digit order.
-inline void store_ranked(const uint* key, const uint* position, TileMemory m) {
+// Puts the ranked keys (and, VALUES_LOCAL, values) into local memory in digit order.
+inline void store_ranked(const uint* key,
+#if VALUES_LOCAL
+                         const uint* value,
+#endif
+                         const uint* position, TileMemory m) {
   RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = key[j];
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    m.keys[SW(position[j])] = key[j];
+#if VALUES_LOCAL
+    m.values[SW(position[j])] = value[j];
+#endif
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
@@ -362,12 +418,27 @@ inline void store_ranked(const uint* key, const uint* position, TileMemory m) {
 // one digit go out from consecutive work-items to consecutive addresses. With values, the
 // values follow the same way through local memory (where the keys were).
 inline void scatter_ranked(__global uint* keys_out, uint key_kind,
-#if WITH_VALUES
+#if VALUES_LOCAL
+                           __global uint* values_out,
+#elif WITH_VALUES
                            __global uint* values_out, const uint* value, const uint* position,
 #endif
                            uint shift, uint valid, TileMemory m) {
   const uint lid = get_local_id(0);
-#if WITH_VALUES
+#if VALUES_LOCAL
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    const uint ordered = m.keys[SW(i)];
+    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
+    if (i < valid) {
+      keys_out[to] = from_ordered(ordered, key_kind);
+      values_out[to] = m.values[SW(i)];
+    }
+  }
+  return;
+#endif
+#if WITH_VALUES && !VALUES_LOCAL
   uint destination[RADIX_ITEMS];
 #endif
   RADIX_UNROLL
@@ -376,11 +447,11 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
     const uint ordered = m.keys[SW(i)];
     const uint to = m.run_base[DIGIT(ordered, shift)] + i;
     if (i < valid) keys_out[to] = from_ordered(ordered, key_kind);
-#if WITH_VALUES
+#if WITH_VALUES && !VALUES_LOCAL
     destination[j] = to;
 #endif
   }
-#if WITH_VALUES
+#if WITH_VALUES && !VALUES_LOCAL
   barrier(CLK_LOCAL_MEM_FENCE);
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = value[j];
@@ -404,23 +475,33 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
 
 // The tile steps the downsweep and onesweep kernels share: load, rank and (after the caller has
 // set run_base) scatter, in the ranking mode's way.
-#if RANK_MATCH && WITH_VALUES
-#define RANKED_TILE_BEGIN                                           \
-  uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]; \
-  load_tile_striped(keys, key_kind, values, value, n, tile, key);   \
-  rank_tile_match(key, shift, valid, position, m);                  \
-  store_ranked(key, position, m);
+#if RANK_MATCH && VALUES_LOCAL
+#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
+#define STORE_RANKED store_ranked(key, value, position, m)
+#define SCATTER_TILE scatter_ranked(keys_out, key_kind, values_out, shift, valid, m)
+#elif RANK_MATCH && WITH_VALUES
+#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
+#define STORE_RANKED store_ranked(key, position, m)
 #define SCATTER_TILE \
   scatter_ranked(keys_out, key_kind, values_out, value, position, shift, valid, m)
 #elif RANK_MATCH
-#define RANKED_TILE_BEGIN                          \
-  uint key[RADIX_ITEMS], position[RADIX_ITEMS];    \
-  load_tile_striped(keys, key_kind, n, tile, key); \
-  rank_tile_match(key, shift, valid, position, m); \
-  store_ranked(key, position, m);
+#define TILE_REGISTERS uint key[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, n, tile, key)
+#define STORE_RANKED store_ranked(key, position, m)
 #define SCATTER_TILE scatter_ranked(keys_out, key_kind, shift, valid, m)
 #else
 #define SCATTER_TILE scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m)
+#endif
+#if RANK_MATCH
+#define RANK_TILE_STRIPED                          \
+  rank_tile_match(key, shift, valid, position, m); \
+  STORE_RANKED;
+#define RANKED_TILE_BEGIN \
+  TILE_REGISTERS;         \
+  LOAD_TILE_STRIPED;      \
+  RANK_TILE_STRIPED
 #endif
 
 // --- portable: upsweep, scan (kernels/sort/scan.cl), downsweep -------------------------------
@@ -517,39 +598,93 @@ __kernel void radix_onesweep_init(__global uint* status, uint status_words, __gl
   if (i < PASSES * DIGITS) digit_counts[i] = 0;
 }
 
-// Counts the digits of all four passes in one read of the keys.
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_global_histogram(
+// The global histogram and scan run with work-groups of GLOBAL_WG, whatever the tile shape.
+#define GLOBAL_WG 256
+
+// Counts the digits of all four passes in one read of the keys: uint4 loads, two in flight per
+// work-item, into per-work-group counters in local memory.
+#define COUNT_KEY(bits)                                                                         \
+  do {                                                                                          \
+    const uint ordered_ = to_ordered(bits, key_kind);                                           \
+    for (uint p = 0; p < PASSES; ++p) atomic_inc(&counts[p * DIGITS + DIGIT(ordered_, 8 * p)]); \
+  } while (0)
+#define COUNT_QUAD(q) \
+  do {                \
+    COUNT_KEY(q.x);   \
+    COUNT_KEY(q.y);   \
+    COUNT_KEY(q.z);   \
+    COUNT_KEY(q.w);   \
+  } while (0)
+__kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_histogram(
     KEYS_IN(keys), uint key_kind, uint n, __global uint* digit_counts) {
   BIND_KEYS_IN(keys);
   __local uint counts[PASSES * DIGITS];
   const uint lid = get_local_id(0);
-  for (uint d = lid; d < PASSES * DIGITS; d += RADIX_WG) counts[d] = 0;
+  for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) counts[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {
-    const uint ordered = to_ordered(keys[i], key_kind);
-    for (uint p = 0; p < PASSES; ++p) atomic_inc(&counts[p * DIGITS + DIGIT(ordered, 8 * p)]);
+  // Buffers start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 128 bits).
+  const __global uint4* quads = (const __global uint4*)keys;
+  const uint quad_count = n / 4;
+  const uint stride = get_global_size(0);
+  uint i = get_global_id(0);
+  for (; i + stride < quad_count; i += 2 * stride) {
+    const uint4 a = quads[i];
+    const uint4 b = quads[i + stride];
+    COUNT_QUAD(a);
+    COUNT_QUAD(b);
   }
+  if (i < quad_count) {
+    const uint4 a = quads[i];
+    COUNT_QUAD(a);
+  }
+  const uint tail = 4 * quad_count + get_global_id(0);
+  if (tail < n) COUNT_KEY(keys[tail]);
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint d = lid; d < PASSES * DIGITS; d += RADIX_WG) {
+  for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) {
     if (counts[d] != 0) atomic_add(&digit_counts[d], counts[d]);
   }
 }
+#undef COUNT_QUAD
+#undef COUNT_KEY
 
 // One work-group: digit counts -> each digit's first output index, per pass, in place.
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_global_scan(
+__kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_scan(
     __global uint* digit_counts) {
-  __local uint scratch[RADIX_WG + 32];
+  __local uint scratch[GLOBAL_WG + 32];
   const uint lid = get_local_id(0);
   for (uint p = 0; p < PASSES; ++p) {
     uint carry = 0;
-    for (uint d0 = 0; d0 < DIGITS; d0 += RADIX_WG) {
+    for (uint d0 = 0; d0 < DIGITS; d0 += GLOBAL_WG) {
       const uint d = d0 + lid;
       const uint count = d < DIGITS ? digit_counts[p * DIGITS + d] : 0;
       uint total;
-      const uint prefix = wg_exclusive_scan(count, scratch, RADIX_WG, &total);
+      const uint prefix = wg_exclusive_scan(count, scratch, GLOBAL_WG, &total);
       if (d < DIGITS) digit_counts[p * DIGITS + d] = carry + prefix;
       carry += total;
     }
+  }
+}
+
+// Digit d's exclusive prefix for `tile` (> 0): the sum of the counts published by the tiles
+// before it, back to the first one that has published its inclusive prefix (which includes
+// the digit's global start). LOOKBACK_WINDOW status words are read at once; a word not yet
+// published (0) ends the window, and the next window starts there.
+inline uint look_back(__global uint* status, uint tile, uint d) {
+  const volatile __global uint* words = (const volatile __global uint*)status;
+  uint exclusive = 0;
+  int t = (int)tile - 1;
+  for (;;) {
+    uint word[LOOKBACK_WINDOW];
+    for (int k = 0; k < LOOKBACK_WINDOW; ++k) {
+      word[k] = t - k >= 0 ? words[(t - k) * DIGITS + d] : FLAG_PREFIX;
+    }
+    int k = 0;
+    for (; k < LOOKBACK_WINDOW; ++k) {
+      if (word[k] == 0) break;  // tile t - k has not published yet
+      exclusive += word[k] & VALUE_MASK;
+      if (word[k] & FLAG_PREFIX) return exclusive;
+    }
+    t -= k;
   }
 }
 
@@ -571,31 +706,41 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   // which also used it, has finished).
   for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
   const uint valid = min((uint)TILE, n - tile * TILE);
+  const __global uint* digit_start = digit_offsets + pass * DIGITS;
 #if RANK_MATCH
-  RANKED_TILE_BEGIN
+  TILE_REGISTERS;
+  LOAD_TILE_STRIPED;
+#if SORT_PROBE & 4
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    position[j] = (lid / WARP) * WARP_KEYS + j * WARP + lid % WARP;
+  }
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) m.run_start[d] = m.run_end[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  STORE_RANKED;
+#else
+  RANK_TILE_STRIPED
+#endif
 #else
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
 #endif
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     const uint count = m.run_end[d] - m.run_start[d];
-    volatile __global uint* mine = status + tile * DIGITS + d;
-    uint exclusive;
-    if (tile == 0) {
-      exclusive = digit_offsets[pass * DIGITS + d];
-    } else {
-      atomic_xchg(mine, FLAG_AGGREGATE | count);
-      exclusive = 0;
-      for (uint t = tile - 1;;) {
-        const uint s = ((volatile __global uint*)status)[t * DIGITS + d];
-        if (s == 0) continue;  // tile t has not published yet
-        exclusive += s & VALUE_MASK;
-        if (s & FLAG_PREFIX) break;
-        --t;
-      }
+    uint exclusive = digit_start[d];
+#if !(SORT_PROBE & 1)
+    __global uint* mine = status + tile * DIGITS + d;
+    atomic_xchg(mine, (tile == 0 ? FLAG_PREFIX | (exclusive + count) : FLAG_AGGREGATE | count));
+    if (tile != 0) {
+      exclusive = look_back(status, tile, d);
+      atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
     }
-    atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
+#endif
+#if SORT_PROBE & 2
+    m.run_base[d] = tile * TILE;
+#else
     m.run_base[d] = exclusive - m.run_start[d];
+#endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   SCATTER_TILE;
