@@ -455,6 +455,10 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     if (name == "bonzo") continue;
     EngineOptions engine_options;
     engine_options.runtime = options.runtime;
+    if (name == "hybrid") {
+      engine_options.par = options.hybrid_par;
+      engine_options.split = options.hybrid_split;
+    }
     std::unique_ptr<Engine> engine = make_engine(name, engine_options);
     SearchLimits warm;
     warm.depth = 3;
@@ -507,6 +511,10 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     for (const std::string name : {"alphabeta", "hybrid"}) {
       EngineOptions engine_options;
       engine_options.runtime = options.runtime;
+      if (std::string(name) == "hybrid") {
+        engine_options.par = options.hybrid_par;
+        engine_options.split = options.hybrid_split;
+      }
       std::unique_ptr<Engine> engine = make_engine(name, engine_options);
       SearchLimits warm;
       warm.depth = 3;

@@ -66,6 +66,8 @@ struct BenchOptions {
   int split_depth = 0;         // > 0: also time every pre/seq division of this depth
   int suite = 0;               // > 0: mean depth of alphabeta and hybrid over this many positions
   int reach_ms = 1000;         // the "depth in 1 s" budget
+  int hybrid_par = -1;         // hybrid's device plies and host split (-1: the defaults)
+  int hybrid_split = -1;
   std::function<clf::Runtime&()> runtime;      // the chosen device
   std::function<clf::Runtime*()> cpu_runtime;  // a CPU OpenCL device, or null
   std::function<clf::Runtime*()> gpu_runtime;  // a GPU OpenCL device, or null

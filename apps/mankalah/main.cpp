@@ -116,6 +116,9 @@ int main(int argc, char** argv) try {
       ->capture_default_str();
   bench_command->add_option("--split-depth", bench.split_depth,
                             "also time every pre/seq division of this depth");
+  bench_command->add_option("--par", bench.hybrid_par, "hybrid: device plies (default: auto)");
+  bench_command->add_option("--split", bench.hybrid_split,
+                            "hybrid: host-split plies (default: auto)");
   bench_command->add_option("--suite", bench.suite,
                             "also the mean depth of alphabeta and hybrid over N positions");
 
