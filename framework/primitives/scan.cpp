@@ -334,9 +334,8 @@ class LookbackScan : public Algorithm<T> {
   explicit LookbackScan(Runtime& runtime)
       : Algorithm<T>(runtime, "lookback"),
         shape_(detail::lookback_tile_shape(runtime.device())),
-        groups_per_unit_(persistent_groups()),
         scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
-              lookback_options(shape_, groups_per_unit_)),
+              lookback_options(shape_)),
         ticket_(runtime, 1) {
     ticket_.write({0});
   }
@@ -350,50 +349,39 @@ class LookbackScan : public Algorithm<T> {
       epoch_ = 0;
     }
     ++epoch_;
-    // One group per tile, or persistent groups that each also draw one ticket past the last tile.
-    const std::size_t groups =
-        groups_per_unit_ == 0
-            ? tiles
-            : std::min(tiles, groups_per_unit_ *
-                                  std::max<std::size_t>(1, this->runtime_.device().compute_units));
     const cl_uint first_ticket = next_ticket_;
-    // Wraps like the device's counter.
-    next_ticket_ += as_uint(groups_per_unit_ == 0 ? tiles : tiles + groups);
-    scan_(Range::linear(groups * shape_.work_group, shape_.work_group), in, out, *status_, ticket_,
+    next_ticket_ += as_uint(tiles);  // wraps like the device's counter
+    scan_(Range::linear(tiles * shape_.work_group, shape_.work_group), in, out, *status_, ticket_,
           as_uint(n), first_ticket, epoch_, cl_uint{type == ScanType::inclusive});
   }
 
  private:
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
-  // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
-  // options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=1, -cl-nv-maxrregcount=N).
-  static std::string lookback_options(const detail::TileShape& shape, std::size_t persistent) {
+  // has_forward_progress() holds, that is on NVIDIA GPUs, whose compiler takes
+  // -cl-nv-maxrregcount (kLookbackMaxRegisters, or CLF_SCAN_LOOKBACK_MAXREG; 0: no cap).
+  // CLF_SCAN_LOOKBACK_OPTIONS adds build options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=1,
+  // -DSPIN_SLEEP=ns).
+  static std::string lookback_options(const detail::TileShape& shape) {
     std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
-    if (persistent != 0) options += " -DPERSISTENT=1";
+    std::size_t registers = detail::kLookbackMaxRegisters;
+    if (const char* text = std::getenv("CLF_SCAN_LOOKBACK_MAXREG"); text != nullptr && *text) {
+      char* end = nullptr;
+      registers = std::strtoul(text, &end, 10);
+      if (*end != '\0' || (registers != 0 && (registers < 16 || registers > 255))) {
+        throw Error(std::string("CLF_SCAN_LOOKBACK_MAXREG='") + text +
+                    "': expected 0 (no cap) or 16 to 255 registers");
+      }
+    }
+    if (registers != 0) options += " -cl-nv-maxrregcount=" + std::to_string(registers);
     if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
       if (*extra != '\0') options += std::string(" ") + extra;
     }
     return options;
   }
 
-  // Persistent work-groups per compute unit (0: one work-group per tile), from
-  // CLF_SCAN_LOOKBACK_PERSISTENT or kLookbackPersistentGroups.
-  static std::size_t persistent_groups() {
-    const char* text = std::getenv("CLF_SCAN_LOOKBACK_PERSISTENT");
-    if (text == nullptr || *text == '\0') return detail::kLookbackPersistentGroups;
-    char* end = nullptr;
-    const unsigned long value = std::strtoul(text, &end, 10);
-    if (*end != '\0' || value > 64) {
-      throw Error(std::string("CLF_SCAN_LOOKBACK_PERSISTENT='") + text +
-                  "': expected work-groups per compute unit, 0 to 64");
-    }
-    return value;
-  }
-
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
 
   detail::TileShape shape_;
-  std::size_t groups_per_unit_;
   CLKernel scan_;
   DeviceBuffer<cl_uint> ticket_;
   std::unique_ptr<DeviceBuffer<cl_ulong>> status_;

@@ -40,17 +40,8 @@
 #ifndef CACHE_HINTS  // 1: streaming (evict-first) loads and stores of the values
 #define CACHE_HINTS 0
 #endif
-#ifndef PERSISTENT  // 1: a few work-groups per compute unit, each scanning tile after tile
-#define PERSISTENT 0
-#endif
-#ifndef PREFETCH  // with PERSISTENT: load the next tile before looking back for this one
-#define PREFETCH 1
-#endif
 #ifndef SPIN_SLEEP  // nanoseconds to sleep between reads of an unpublished status (0: spin)
 #define SPIN_SLEEP 0
-#endif
-#ifndef LOOKBACK_MODE  // 1: no look-back at all (wrong results): for timing the rest only
-#define LOOKBACK_MODE 0
 #endif
 
 #define WARP 32
@@ -209,7 +200,6 @@ inline void publish_tile(local T* segments, volatile global ulong* status, uint 
     aggregate += warp_broadcast(running, WARP - 1);
   }
   T prefix = 0;
-#if LOOKBACK_MODE == 0
   if (tile == 0) {
     if (lane == 0) status[0] = pack_status(FLAG_PREFIX, aggregate, epoch);
   } else {
@@ -217,7 +207,6 @@ inline void publish_tile(local T* segments, volatile global ulong* status, uint 
     prefix = look_back(status, tile, lane, epoch);
     if (lane == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
   }
-#endif
 #pragma unroll
   for (uint round = 0; round < SEGMENT_ROUNDS; ++round) {
     const uint s = round * WARP + lane;
@@ -241,8 +230,6 @@ inline void store_tile(global T* out, uint tile_first, uint n, T4* runs, T* offs
   }
 }
 
-#if !PERSISTENT
-// One tile per work-group.
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
@@ -268,45 +255,3 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   barrier(CLK_LOCAL_MEM_FENCE);
   store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
 }
-#else
-// Persistent work-groups: each takes tickets until they run out, and loads its next tile before
-// it looks back for the current one, so that the loads of the next tile overlap the wait.
-kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
-    const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
-    uint n, uint first_ticket, uint epoch, uint inclusive) {
-  local T segments[SEGMENTS];
-  local uint tile_shared[2];
-  const uint lid = get_local_id(0);
-  const uint lane = lid % WARP;
-  const uint warp = lid / WARP;
-  const uint tiles = (n + TILE - 1) / TILE;
-  if (lid == 0) tile_shared[0] = atomic_inc(ticket) - first_ticket;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint tile = tile_shared[0];
-  T4 runs[CHUNKS];
-  if (tile < tiles) load_tile(in, tile * TILE, n, runs);
-  for (uint k = 1; tile < tiles; ++k) {
-    // The next ticket, read after the first barrier below.
-    if (lid == 0) tile_shared[k & 1] = atomic_inc(ticket) - first_ticket;
-    T offsets[CHUNKS];
-    scan_segments(runs, offsets, segments, lane, warp);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint next = tile_shared[k & 1];
-#if PREFETCH
-    T4 next_runs[CHUNKS];
-    if (next < tiles) load_tile(in, next * TILE, n, next_runs);
-#endif
-    if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    store_tile(out, tile * TILE, n, runs, offsets, segments, warp, inclusive);
-    barrier(CLK_LOCAL_MEM_FENCE);  // segments and this ticket slot are reused
-#if PREFETCH
-#pragma unroll
-    for (uint row = 0; row < CHUNKS; ++row) runs[row] = next_runs[row];
-#else
-    if (next < tiles) load_tile(in, next * TILE, n, runs);
-#endif
-    tile = next;
-  }
-}
-#endif
