@@ -357,22 +357,10 @@ class LookbackScan : public Algorithm<T> {
 
  private:
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
-  // has_forward_progress() holds, that is on NVIDIA GPUs, whose compiler takes
-  // -cl-nv-maxrregcount (kLookbackMaxRegisters, or CLF_SCAN_LOOKBACK_MAXREG; 0: no cap).
-  // CLF_SCAN_LOOKBACK_OPTIONS adds build options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=1,
-  // -DSPIN_SLEEP=ns).
+  // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
+  // options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=0; see kernels/scan/lookback.cl).
   static std::string lookback_options(const detail::TileShape& shape) {
     std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
-    std::size_t registers = detail::kLookbackMaxRegisters;
-    if (const char* text = std::getenv("CLF_SCAN_LOOKBACK_MAXREG"); text != nullptr && *text) {
-      char* end = nullptr;
-      registers = std::strtoul(text, &end, 10);
-      if (*end != '\0' || (registers != 0 && (registers < 16 || registers > 255))) {
-        throw Error(std::string("CLF_SCAN_LOOKBACK_MAXREG='") + text +
-                    "': expected 0 (no cap) or 16 to 255 registers");
-      }
-    }
-    if (registers != 0) options += " -cl-nv-maxrregcount=" + std::to_string(registers);
     if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
       if (*extra != '\0') options += std::string(" ") + extra;
     }

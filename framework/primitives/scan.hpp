@@ -106,8 +106,6 @@ constexpr TileShape kScanTileShape{128, 32};
 TileShape tile_shape(const DeviceInfo& device, TileShape preferred = {});
 // The look-back scan's shape (its kernel takes any multiple of 4 up to 64 values per work-item).
 constexpr TileShape kLookbackTileShape{128, 32};
-// Register cap for the look-back kernel (-cl-nv-maxrregcount; 0: the compiler's choice).
-constexpr std::size_t kLookbackMaxRegisters = 0;
 // kLookbackTileShape, unless CLF_SCAN_LOOKBACK_TILE overrides it; throws as tile_shape does.
 TileShape lookback_tile_shape(const DeviceInfo& device);
 

@@ -37,11 +37,8 @@
 #ifndef TILE_ORDER
 #define TILE_ORDER 0
 #endif
-#ifndef CACHE_HINTS  // 1: streaming (evict-first) loads and stores of the values
-#define CACHE_HINTS 0
-#endif
-#ifndef SPIN_SLEEP  // nanoseconds to sleep between reads of an unpublished status (0: spin)
-#define SPIN_SLEEP 0
+#ifndef CACHE_HINTS  // 1: streaming (evict-first, .cs) loads and stores of whole tiles
+#define CACHE_HINTS 1
 #endif
 
 #define WARP 32
@@ -147,9 +144,6 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
       for (;;) {
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
-#if SPIN_SLEEP
-        asm volatile("nanosleep.u32 %0;" ::"r"(SPIN_SLEEP));
-#endif
       }
     }
     const uint prefixes = ballot(((uint)(word >> 32) & 3U) == (uint)FLAG_PREFIX);
