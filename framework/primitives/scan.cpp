@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 
 #include "framework/error.hpp"
@@ -15,7 +16,6 @@ namespace clf::primitives {
 namespace {
 
 constexpr std::size_t kBlocksWorkGroup = 256;  // the seed's work-group size for the block scans
-constexpr std::size_t kLookbackWindow = 32;    // predecessors read at once during look-back
 
 template <typename T>
 const char* device_type() {
@@ -61,17 +61,25 @@ std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& d
 
 namespace detail {
 
-TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
+namespace {
+
+// `preferred`, or the shape in the environment variable `variable` ("WORKGROUPxITEMS": a power of
+// two of at least `min_group`, and ITEMS passing `items_ok`, which `items_text` describes);
+// checked against the device.
+template <typename ItemsOk>
+TileShape tile_shape_from(const char* variable, const DeviceInfo& device, TileShape preferred,
+                          unsigned long min_group, ItemsOk items_ok, const char* items_text) {
   TileShape shape = preferred;
-  if (const char* text = std::getenv("CLF_SCAN_TILE"); text != nullptr && *text != '\0') {
+  if (const char* text = std::getenv(variable); text != nullptr && *text != '\0') {
     unsigned long group = 0;
     unsigned long items = 0;
     char x = 0;
     const std::string spec(text);
-    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' || group == 0 ||
-        (group & (group - 1)) != 0 || (items != 4 && items != 8 && items != 16 && items != 32)) {
-      throw Error("CLF_SCAN_TILE='" + spec +
-                  "': expected WORKGROUPxITEMS, a power of two times 4, 8, 16 or 32");
+    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' ||
+        group < min_group || (group & (group - 1)) != 0 || !items_ok(items)) {
+      throw Error(std::string(variable) + "='" + spec +
+                  "': expected WORKGROUPxITEMS, a power of two of at least " +
+                  std::to_string(min_group) + " times " + items_text);
     }
     shape.work_group = group;
     shape.items = items;
@@ -83,14 +91,29 @@ TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
   return shape;
 }
 
+}  // namespace
+
+TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
+  return tile_shape_from(
+      "CLF_SCAN_TILE", device, preferred, 1,
+      [](unsigned long items) { return items == 4 || items == 8 || items == 16 || items == 32; },
+      "4, 8, 16 or 32");
+}
+
+TileShape lookback_tile_shape(const DeviceInfo& device) {
+  return tile_shape_from(
+      "CLF_SCAN_LOOKBACK_TILE", device, kLookbackTileShape, 32,
+      [](unsigned long items) { return items % 4 == 0 && items >= 4 && items <= 64; },
+      "a multiple of 4 up to 64");
+}
+
 template <typename T>
 std::string scan_build_options(const TileShape& shape) {
   std::size_t row = 1;
   while (row * row < shape.work_group) row *= 2;  // rows = group / row <= row
   const std::string type = device_type<T>();
   return "-DT=" + type + " -DAS_T=as_" + type + " -DWG_SIZE=" + std::to_string(shape.work_group) +
-         " -DSCAN_ROW=" + std::to_string(row) + " -DITEMS=" + std::to_string(shape.items) +
-         " -DLOOKBACK_WINDOW=" + std::to_string(kLookbackWindow);
+         " -DSCAN_ROW=" + std::to_string(row) + " -DITEMS=" + std::to_string(shape.items);
 }
 
 GroupSplit split_tiles(const DeviceInfo& device, std::size_t tiles) {
@@ -310,9 +333,9 @@ class LookbackScan : public Algorithm<T> {
  public:
   explicit LookbackScan(Runtime& runtime)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(detail::tile_shape(runtime.device(), detail::kScanTileShape)),
+        shape_(detail::lookback_tile_shape(runtime.device())),
         scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
-              detail::scan_build_options<T>(shape_)),
+              lookback_options(shape_)),
         ticket_(runtime, 1) {
     ticket_.write({0});
   }
@@ -333,6 +356,17 @@ class LookbackScan : public Algorithm<T> {
   }
 
  private:
+  // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
+  // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
+  // options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=0; see kernels/scan/lookback.cl).
+  static std::string lookback_options(const detail::TileShape& shape) {
+    std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
+    if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
+      if (*extra != '\0') options += std::string(" ") + extra;
+    }
+    return options;
+  }
+
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
 
   detail::TileShape shape_;
@@ -351,6 +385,16 @@ std::unique_ptr<Algorithm<T>> make_algorithm(Runtime& runtime, const std::string
   if (resolved == "blocks") return std::make_unique<BlocksScan<T>>(runtime, false);
   if (resolved == "blocks-vec") return std::make_unique<BlocksScan<T>>(runtime, true);
   if (resolved == "reduce-then-scan") return std::make_unique<ReduceThenScan<T>>(runtime);
+  if (variant == "default") {
+    // The look-back kernel is inline PTX; should a driver refuse it, the default still scans.
+    try {
+      return std::make_unique<LookbackScan<T>>(runtime);
+    } catch (const Error& error) {
+      std::cerr << "scan: the look-back kernel does not build on " << runtime.device_name()
+                << "; using reduce-then-scan: " << error.what() << "\n";
+      return std::make_unique<ReduceThenScan<T>>(runtime);
+    }
+  }
   return std::make_unique<LookbackScan<T>>(runtime);
 }
 

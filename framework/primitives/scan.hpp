@@ -104,6 +104,10 @@ constexpr TileShape kScanTileShape{128, 32};
 // `preferred`, unless CLF_SCAN_TILE="256x16" overrides it (for tuning); throws Error for a bad
 // override or a work-group larger than the device allows.
 TileShape tile_shape(const DeviceInfo& device, TileShape preferred = {});
+// The look-back scan's shape (its kernel takes any multiple of 4 up to 64 values per work-item).
+constexpr TileShape kLookbackTileShape{128, 32};
+// kLookbackTileShape, unless CLF_SCAN_LOOKBACK_TILE overrides it; throws as tile_shape does.
+TileShape lookback_tile_shape(const DeviceInfo& device);
 
 // Build options for kernels/scan/common.cl: element type T and the tile shape.
 template <typename T>

@@ -17,26 +17,25 @@
 #ifdef ITEMS
 #define TILE (WG_SIZE * ITEMS)
 // The striped layout (below) gives each work-item CHUNKS runs of 4 values; TQ holds one value
-// per run, so the work-group scans all of them with one wg_exclusive_scan.
-#if ITEMS == 4  // CHUNKS = ITEMS / 4, spelled out: it is pasted into type names
-#define CHUNKS 1
-#elif ITEMS == 8
-#define CHUNKS 2
-#elif ITEMS == 16
-#define CHUNKS 4
-#elif ITEMS == 32
-#define CHUNKS 8
-#else
-#error "ITEMS must be 4, 8, 16 or 32"
+// per run, so the work-group scans all of them with one wg_exclusive_scan. TQ exists where
+// CHUNKS is a vector width (ITEMS 4, 8, 16, 32: what the kernels that use it are built with);
+// the look-back kernel takes any multiple of 4 and does without it.
+#if ITEMS % 4 != 0 || ITEMS < 4
+#error "ITEMS must be a positive multiple of 4"
 #endif
-#if CHUNKS == 1
+#define CHUNKS (ITEMS / 4)
+#if ITEMS == 4
 #define TQ T
 #define TQ_STORE(value, array) ((array)[0] = (value))
 #define TQ_LOAD(array) ((array)[0])
-#else
-#define TQ SCAN_CONCAT(T, CHUNKS)
-#define TQ_STORE(value, array) SCAN_CONCAT(vstore, CHUNKS)(value, 0, array)
-#define TQ_LOAD(array) SCAN_CONCAT(vload, CHUNKS)(0, array)
+#elif ITEMS == 8 || ITEMS == 16 || ITEMS == 32  // the width is pasted into type names
+#define TQ_WIDTH_8 2
+#define TQ_WIDTH_16 4
+#define TQ_WIDTH_32 8
+#define TQ_WIDTH SCAN_CONCAT(TQ_WIDTH_, ITEMS)
+#define TQ SCAN_CONCAT(T, TQ_WIDTH)
+#define TQ_STORE(value, array) SCAN_CONCAT(vstore, TQ_WIDTH)(value, 0, array)
+#define TQ_LOAD(array) SCAN_CONCAT(vload, TQ_WIDTH)(0, array)
 #endif
 #endif
 
@@ -106,7 +105,7 @@ inline T local_blelloch_exclusive(local T* values) {
   }
 
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan, T)
-#ifdef ITEMS
+#if defined(ITEMS) && defined(TQ)
 #if CHUNKS > 1
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan_chunks, TQ)
 #else
@@ -226,6 +225,7 @@ inline T sum_runs(const T4* runs) {
   return sum;
 }
 
+#ifdef TQ
 // Scans the tile's run sums across the work-group (`scratch` as for wg_exclusive_scan_chunks,
 // WG_SIZE + SCAN_ROWS values of TQ): offsets[row] gets the sum of everything in the tile before
 // the work-item's run `row`. Returns the tile's sum (the same in every work-item). Callers put a
@@ -247,6 +247,7 @@ inline T scan_run_sums(const T4* runs, local TQ* scratch, T* offsets) {
   }
   return rows_before;
 }
+#endif
 
 // Replaces each run by its scan starting from `prefix` + offsets[row]: inclusive (each value
 // plus everything before it) or exclusive (everything before it).
