@@ -408,8 +408,10 @@ constexpr int kProvisionalPlies = 1;
 // Iterative deepening stays on the CPU until a depth takes this long: shallow depths take
 // less time there than one device round trip per pass.
 constexpr double kCpuOnlyDepthMs = 15;
-// The table of known device values is dropped when it grows past this many positions.
-constexpr std::size_t kMaxKnown = std::size_t{1} << 23;
+// The table of known device values is dropped when it holds this many positions (96 MB), and a
+// pass queues at most kMaxQueued.
+constexpr std::size_t kMaxKnown = std::size_t{1} << 21;
+constexpr std::size_t kMaxQueued = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -419,27 +421,26 @@ HybridEngine::HybridEngine(clf::Runtime& runtime, std::size_t tt_megabytes, int 
                                      : (runtime.device().type == clf::DeviceType::gpu ? 1 : 0)),
       top_(tt_megabytes),
       cpu_(std::max<std::size_t>(tt_megabytes / 8, 1)),
-      gpu_plies_(gpu_plies) {
+      gpu_plies_(gpu_plies),
+      known_(kMaxKnown),
+      queued_(kMaxQueued) {
   // Tuned on the H200 (docs/mankalah.md): 6 device plies, the first split on the host. CPU
   // devices run work-items no faster than the host, so they get short subtrees.
   if (gpu_plies_ < 0) gpu_plies_ = runtime.device().type == clf::DeviceType::gpu ? 6 : 3;
   gpu_plies_ = std::min(gpu_plies_, SubtreeSearch::kMaxPlies);
 }
 
-HybridEngine::Key HybridEngine::key_of(const KalahBoard& board, int gpu_plies) {
+KalahBoard HybridEngine::keyed(const KalahBoard& board, int gpu_plies) {
   KalahBoard keyed = board;
-  keyed.mark = static_cast<cl_uchar>(gpu_plies);  // values of different depths never mix
-  Key key;
-  std::memcpy(&key.first, &keyed, 8);
-  std::memcpy(&key.second, reinterpret_cast<const char*>(&keyed) + 8, 8);
-  return key;
+  keyed.mark = static_cast<cl_uchar>(gpu_plies);
+  return keyed;
 }
 
 void HybridEngine::queue_unknown(const KalahBoard& board, int gpu_plies) {
-  const Key key = key_of(board, gpu_plies);
-  if (known_.count(key) == 0 && queued_.emplace(key, queue_.size()).second) {
-    queue_.push_back(board);
-  }
+  // A full queue table queues no more this pass: the positions left out stay provisional and
+  // the next pass meets them again.
+  if (queued_.full()) return;
+  if (queued_.insert(keyed(board, gpu_plies), 0)) queue_.push_back(board);
 }
 
 bool HybridEngine::evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats) {
@@ -466,9 +467,9 @@ bool HybridEngine::evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats)
     stats->device_evaluated += queue_.size();
     stats->device_ms += seconds_since(start) * 1e3;
   }
-  if (known_.size() + queue_.size() > kMaxKnown) known_.clear();
   for (std::size_t i = 0; i < queue_.size(); ++i) {
-    known_[key_of(queue_[i], gpu_plies)] = values[i];
+    if (known_.full()) known_.clear();
+    known_.insert(keyed(queue_[i], gpu_plies), values[i]);
   }
   queue_.clear();
   queued_.clear();
@@ -488,8 +489,7 @@ MinimaxOutcome HybridEngine::search_depth(const KalahBoard& board, int depth, St
   queue_.clear();
   queued_.clear();
   top_.set_leaf_evaluator([&](const KalahBoard& leaf, bool* provisional) {
-    const auto found = known_.find(key_of(leaf, gpu_plies));
-    if (found != known_.end()) return found->second;
+    if (const int* known = known_.find(keyed(leaf, gpu_plies))) return *known;
     queue_unknown(leaf, gpu_plies);
     *provisional = true;  // this pass will be repeated
     return shallow_value(leaf, std::min(kProvisionalPlies, gpu_plies));

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "cpu_search.hpp"
 #include "framework/clf.hpp"
+#include "position_table.hpp"
 
 namespace mankalah {
 
@@ -135,19 +135,14 @@ class HybridEngine : public Engine {
   int gpu_plies() const { return gpu_plies_; }
 
  private:
-  struct BoardHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& key) const {
-      return key.first * 0x9E3779B97F4A7C15ull ^ key.second;
-    }
-  };
-  using Key = std::pair<std::uint64_t, std::uint64_t>;
   struct Stats {
     int passes = 0;
     std::size_t device_evaluated = 0, host_evaluated = 0;
     std::uint64_t cpu_nodes = 0, device_nodes = 0;
     double cpu_ms = 0, device_ms = 0;
   };
-  static Key key_of(const KalahBoard& board, int gpu_plies);
+  // The board as the tables key it: values of different device depths never mix.
+  static KalahBoard keyed(const KalahBoard& board, int gpu_plies);
   void queue_unknown(const KalahBoard& board, int gpu_plies);
   // Values the queue and adds them to known_; false when the clock ran out.
   bool evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats);
@@ -156,10 +151,10 @@ class HybridEngine : public Engine {
   AlphaBeta top_;  // the passes over device values, and the shallow depths of a timed search
   AlphaBeta cpu_;  // horizon positions valued on the host
   int gpu_plies_;
-  int table_gpu_plies_ = -1;                       // the gpu_plies top_'s values were computed with
-  double cpu_seconds_per_position_ = 0;            // measured, to choose host or device for a queue
-  std::unordered_map<Key, int, BoardHash> known_;  // exact gpu_plies-deep values
-  std::unordered_map<Key, std::size_t, BoardHash> queued_;
+  int table_gpu_plies_ = -1;             // the gpu_plies top_'s values were computed with
+  double cpu_seconds_per_position_ = 0;  // measured, to choose host or device for a queue
+  PositionTable known_;                  // exact gpu_plies-deep values
+  PositionTable queued_;                 // the positions in queue_
   std::vector<KalahBoard> queue_;
 };
 
