@@ -9,6 +9,7 @@
 
 #include "cpu_search.hpp"
 #include "gpu_search.hpp"
+#include "position_table.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -118,6 +119,33 @@ TEST(MankalahSearch, OrderedPitsAreEveryMoveOnceGoAgainFirst) {
     std::sort(sorted.begin(), sorted.end());
     EXPECT_EQ(sorted, legal_moves(board)) << "position " << i;
   }
+}
+
+TEST(MankalahSearch, PositionTableFindsWhatItStoredUntilCleared) {
+  std::mt19937 rng(13);
+  PositionTable table(1000);
+  std::vector<KalahBoard> stored;
+  while (!table.full()) {
+    KalahBoard board = random_position(rng);
+    board.mark = static_cast<cl_uchar>(rng() % 3);  // the mark is part of the key
+    if (table.insert(board, static_cast<int>(stored.size()))) stored.push_back(board);
+  }
+  EXPECT_GE(stored.size(), 1000u);
+  EXPECT_EQ(table.size(), stored.size());
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    const int* value = table.find(stored[i]);
+    ASSERT_NE(value, nullptr) << "entry " << i;
+    EXPECT_EQ(*value, static_cast<int>(i));
+    EXPECT_FALSE(table.insert(stored[i], -1));  // a position is stored once
+  }
+  KalahBoard other_mark = stored[0];
+  other_mark.mark = static_cast<cl_uchar>(other_mark.mark + 3);
+  EXPECT_EQ(table.find(other_mark), nullptr);
+  table.clear();
+  EXPECT_EQ(table.size(), 0u);
+  EXPECT_EQ(table.find(stored[0]), nullptr);
+  EXPECT_TRUE(table.insert(stored[0], 7));
+  EXPECT_EQ(*table.find(stored[0]), 7);
 }
 
 TEST(MankalahSearch, AlphaBetaEqualsMinimaxAtFixedDepth) {
