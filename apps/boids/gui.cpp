@@ -23,6 +23,7 @@
 #include "apps/boids/render.hpp"
 #include "apps/boids/simulation.hpp"
 #include "apps/gtk/frame_view.hpp"
+#include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
 
@@ -673,23 +674,15 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
   gtk_box_append(GTK_BOX(root), build_panel(g));
   gtk_window_set_child(window, root);
 
-  GtkEventController* motion = gtk_event_controller_motion_new();
-  g_signal_connect(motion, "motion", G_CALLBACK(on_motion), g);
-  gtk_widget_add_controller(g->view->widget(), motion);
-  GtkGesture* drag = gtk_gesture_drag_new();
-  g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), g);
-  g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), g);
-  g_signal_connect(drag, "drag-end", G_CALLBACK(on_drag_end), g);
-  gtk_widget_add_controller(g->view->widget(), GTK_EVENT_CONTROLLER(drag));
-  GtkEventController* scroll =
-      gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), g);
-  gtk_widget_add_controller(g->view->widget(), scroll);
-  GtkEventController* keys = gtk_event_controller_key_new();
+  clf::gtk::PointerHandlers pointer;
+  pointer.drag_begin = on_drag_begin;
+  pointer.drag_update = on_drag_update;
+  pointer.drag_end = on_drag_end;
+  pointer.scroll = on_scroll;
+  pointer.motion = on_motion;
+  clf::gtk::add_pointer_handlers(g->view->widget(), pointer, g);
   // Capture phase: space and the letters reach the window even when a button has the focus.
-  gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
-  g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), g);
-  gtk_widget_add_controller(GTK_WIDGET(window), keys);
+  clf::gtk::add_window_keys(window, on_key, g, clf::gtk::KeyPhase::capture);
   gtk_widget_add_tick_callback(g->view->widget(), on_tick, g, nullptr);
 
   g->smoke.start(app, window, g->options.smoke_screenshot);

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "apps/gtk/frame_view.hpp"
+#include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
 #include "engine.hpp"
@@ -888,11 +889,8 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
   gtk_box_append(GTK_BOX(root), panel);
   gtk_window_set_child(window, root);
 
-  GtkEventController* keys = gtk_event_controller_key_new();
   // Capture phase: digits and letters reach the game even when a button has the focus.
-  gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
-  g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), g);
-  gtk_widget_add_controller(GTK_WIDGET(window), keys);
+  clf::gtk::add_window_keys(window, on_key, g, clf::gtk::KeyPhase::capture);
   g_timeout_add(
       100,
       +[](gpointer data) -> gboolean {

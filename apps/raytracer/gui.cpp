@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "apps/gtk/frame_view.hpp"
+#include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
 #include "apps/raytracer/renderer.hpp"
@@ -421,17 +422,12 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
   gtk_box_append(GTK_BOX(root), panel);
   gtk_window_set_child(window, root);
 
-  GtkGesture* drag = gtk_gesture_drag_new();
-  g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), g);
-  g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), g);
-  gtk_widget_add_controller(g->view->widget(), GTK_EVENT_CONTROLLER(drag));
-  GtkEventController* scroll =
-      gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), g);
-  gtk_widget_add_controller(g->view->widget(), scroll);
-  GtkEventController* keys = gtk_event_controller_key_new();
-  g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), g);
-  gtk_widget_add_controller(GTK_WIDGET(window), keys);
+  clf::gtk::PointerHandlers pointer;
+  pointer.drag_begin = on_drag_begin;
+  pointer.drag_update = on_drag_update;
+  pointer.scroll = on_scroll;
+  clf::gtk::add_pointer_handlers(g->view->widget(), pointer, g);
+  clf::gtk::add_window_keys(window, on_key, g, clf::gtk::KeyPhase::bubble);
   gtk_widget_add_tick_callback(g->view->widget(), on_tick, g, nullptr);
 
   g->smoke.start(g->app, window, g->options.smoke_screenshot);

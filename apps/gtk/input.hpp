@@ -1,0 +1,33 @@
+// Mouse and keyboard wiring the windows share: the orbit camera's drag and scroll on a frame view
+// (raytracer, boids) and keys for the whole window (every app). Handlers are plain GTK signal
+// callbacks with the same user data.
+#pragma once
+
+#include <gtk/gtk.h>
+
+namespace clf::gtk {
+
+struct PointerHandlers {
+  void (*drag_begin)(GtkGestureDrag*, double x, double y, gpointer data) = nullptr;
+  void (*drag_update)(GtkGestureDrag*, double dx, double dy, gpointer data) = nullptr;
+  void (*drag_end)(GtkGestureDrag*, double dx, double dy, gpointer data) = nullptr;
+  gboolean (*scroll)(GtkEventControllerScroll*, double dx, double dy, gpointer data) = nullptr;
+  void (*motion)(GtkEventControllerMotion*, double x, double y, gpointer data) = nullptr;
+};
+
+// Adds a drag gesture, a vertical scroll controller and a motion controller to `view` for the
+// handlers that are set.
+void add_pointer_handlers(GtkWidget* view, const PointerHandlers& handlers, gpointer data);
+
+using KeyHandler = gboolean (*)(GtkEventControllerKey*, guint key, guint code,
+                                GdkModifierType state, gpointer data);
+
+enum class KeyPhase {
+  bubble,   // keys a focused widget does not use (typing into an entry stays there)
+  capture,  // every key, before a focused button can swallow it
+};
+
+// Calls `on_key` for the keys pressed in `window`.
+void add_window_keys(GtkWindow* window, KeyHandler on_key, gpointer data, KeyPhase phase);
+
+}  // namespace clf::gtk
