@@ -72,16 +72,12 @@ struct MinimaxSearcher {
     if (depth == 0) return kalah_heuristic(&board);
     const bool maximizing = board.to_move == KALAH_TOP;
     int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
-    const int first = kalah_first_pit(board.to_move);
-    for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-      if (board.cells[pit] == 0) continue;
-      KalahBoard child = board;
-      kalah_sow(&child, pit);
-      const int value = run(child, depth - 1, ply + 1);
+    for (const Child& child : children_of(board)) {
+      const int value = run(child.board, depth - 1, ply + 1);
       if (aborted) return 0;
       if (maximizing ? value > best : value < best) {
         best = value;
-        pv[ply][ply] = pit;
+        pv[ply][ply] = child.pit;
         for (int i = ply + 1; i < pv_length[ply + 1]; ++i) pv[ply][i] = pv[ply + 1][i];
         pv_length[ply] = std::max(pv_length[ply + 1], ply + 1);
       }
@@ -93,12 +89,8 @@ struct MinimaxSearcher {
 std::uint64_t perft_recursive(const KalahBoard& board, int depth) {
   if (depth == 0 || kalah_is_over(&board)) return 1;
   std::uint64_t leaves = 0;
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    leaves += perft_recursive(child, depth - 1);
+  for (const Child& child : children_of(board)) {
+    leaves += perft_recursive(child.board, depth - 1);
   }
   return leaves;
 }

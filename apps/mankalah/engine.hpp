@@ -94,4 +94,37 @@ int bonzo_move(const KalahBoard& board);
 // Legal moves of the side to move, lowest cell index first.
 std::vector<int> legal_moves(const KalahBoard& board);
 
+// A legal move and the position it leads to.
+struct Child {
+  int pit;
+  KalahBoard board;
+};
+
+// The children of a position (none when the game is over), lowest cell first: what every
+// full-width search loops over.
+class Children {
+ public:
+  const Child* begin() const { return children_; }
+  const Child* end() const { return children_ + count_; }
+  int size() const { return count_; }
+
+ private:
+  friend Children children_of(const KalahBoard& board);
+  Child children_[KALAH_PITS];
+  int count_ = 0;
+};
+
+inline Children children_of(const KalahBoard& board) {
+  Children children;
+  const int first = kalah_first_pit(board.to_move);
+  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
+    if (board.cells[pit] == 0) continue;
+    Child& child = children.children_[children.count_++];
+    child.pit = pit;
+    child.board = board;
+    kalah_sow(&child.board, pit);
+  }
+  return children;
+}
+
 }  // namespace mankalah

@@ -27,8 +27,14 @@ std::size_t local_bytes(int par) {
 constexpr int kMaxSeq = 8;
 // Launch chunks are sized to take about this long, so a timed search can stop between them.
 constexpr double kChunkSeconds = 0.01;
-// Items in a timed search's first launch, before anything is measured.
-constexpr std::size_t kFirstChunk = 4096;
+// Positions in a timed search's first launch, before anything is measured: a layered search
+// gives each thousands of leaves (a first launch of 4096 took 2 s on PoCL), a subtree search
+// tens to hundreds of positions.
+constexpr std::size_t kFirstLayeredChunk = 64;
+constexpr std::size_t kFirstSubtreeChunk = 4096;
+// Launches of at least this many positions show the cost per position; smaller ones mostly
+// their fixed cost.
+constexpr std::size_t kShowsPerItemCost = 1024;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -45,6 +51,7 @@ LayeredSearch::LayeredSearch(clf::Runtime& runtime)
   // Six plies would need 186 KB per group: no GPU has that, and on CPU devices the extra ply
   // only moves work from the host frontier to one slow group.
   while (max_par_ < 5 && local_bytes(max_par_ + 1) + 1024 <= local) ++max_par_;
+  for (LaunchCost& cost : cost_) cost.guess_from_small = true;
 }
 
 std::size_t LayeredSearch::group_size(int /*par*/) const {
@@ -89,6 +96,7 @@ namespace {
 // updated), and returns false without launching more once `clock` has run out or the next chunk
 // would not fit the time left.
 bool launch_in_chunks(std::size_t total, StopClock* clock, LaunchCost* cost,
+                      std::size_t first_chunk,
                       const std::function<void(std::size_t, std::size_t)>& launch) {
   std::size_t done = 0;
   while (done < total) {
@@ -97,7 +105,7 @@ bool launch_in_chunks(std::size_t total, StopClock* clock, LaunchCost* cost,
       if (clock->check()) return false;
       const double left = clock->remaining_ms() / 1000.0;
       if (!cost->measured()) {
-        chunk = std::min(chunk, kFirstChunk);
+        chunk = std::min(chunk, first_chunk);
       } else {
         if (cost->predict(1) > left) {
           // Not launched, so not measured again: forget part of the estimate, so that one slow
@@ -121,9 +129,10 @@ bool launch_in_chunks(std::size_t total, StopClock* clock, LaunchCost* cost,
 
 void LaunchCost::record(std::size_t items, double seconds) {
   if (fixed_s <= 0 || seconds < fixed_s) fixed_s = seconds;
-  // Small launches show only the fixed part.
-  if (items >= kFirstChunk / 4) {
+  if (items >= kShowsPerItemCost) {
     per_item_s = std::max(seconds - fixed_s, 0.0) / static_cast<double>(items);
+  } else if (guess_from_small && per_item_s <= 0) {
+    per_item_s = seconds / static_cast<double>(items);
   }
 }
 
@@ -143,7 +152,8 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
   const std::size_t group = group_size(plies);
   const std::size_t inner = inner_nodes(plies);
   return launch_in_chunks(
-      boards.size(), clock, &cost_[plies], [&](std::size_t offset, std::size_t chunk) {
+      boards.size(), clock, &cost_[plies], kFirstLayeredChunk,
+      [&](std::size_t offset, std::size_t chunk) {
         std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
         clf::Buffer<KalahBoard> frontier(runtime_, part);
         clf::Buffer<cl_int> part_values(runtime_, chunk);
@@ -193,12 +203,8 @@ bool SubtreeSearch::evaluate_split(const std::vector<KalahBoard>& boards, int pl
   for (std::size_t i = 0; i < boards.size(); ++i) {
     first_child[i] = children.size();
     if (kalah_is_over(&boards[i])) continue;
-    const int first = kalah_first_pit(boards[i].to_move);
-    for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-      if (boards[i].cells[pit] == 0) continue;
-      KalahBoard child = boards[i];
-      kalah_sow(&child, pit);
-      children.push_back(child);
+    for (const Child& child : children_of(boards[i])) {
+      children.push_back(child.board);
     }
   }
   first_child[boards.size()] = children.size();
@@ -231,7 +237,8 @@ bool SubtreeSearch::evaluate_on_device(const std::vector<KalahBoard>& boards, in
   const std::size_t group =
       std::min<std::size_t>(64, std::max<std::size_t>(1, kernel_.max_work_group_size()));
   return launch_in_chunks(
-      boards.size(), clock, &cost_[plies], [&](std::size_t offset, std::size_t chunk) {
+      boards.size(), clock, &cost_[plies], kFirstSubtreeChunk,
+      [&](std::size_t offset, std::size_t chunk) {
         std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
         clf::Buffer<KalahBoard> positions(runtime_, part);
         clf::Buffer<cl_int> part_values(runtime_, chunk);
@@ -261,12 +268,8 @@ void LayeredSearch::collect(const KalahBoard& board, int seq_left,
     frontier->push_back(board);
     return;
   }
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    collect(child, seq_left - 1, frontier);
+  for (const Child& child : children_of(board)) {
+    collect(child.board, seq_left - 1, frontier);
   }
 }
 
@@ -276,15 +279,11 @@ int LayeredSearch::reduce(const KalahBoard& board, int seq_left, const std::vect
   if (seq_left == 0) return values[(*next)++];
   const bool maximizing = board.to_move == KALAH_TOP;
   int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    const int value = reduce(child, seq_left - 1, values, next, nullptr);
+  for (const Child& child : children_of(board)) {
+    const int value = reduce(child.board, seq_left - 1, values, next, nullptr);
     if (maximizing ? value > best : value < best) {  // strict: the lowest index wins ties
       best = value;
-      if (move != nullptr) *move = pit;
+      if (move != nullptr) *move = child.pit;
     }
   }
   return best;
@@ -312,16 +311,12 @@ int LayeredSearch::pre_search(const KalahBoard& board, int pre_left, const Layer
   ++nodes_;
   const bool maximizing = board.to_move == KALAH_TOP;
   int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    const int value = pre_search(child, pre_left - 1, split, ply + 1, nullptr);
+  for (const Child& child : children_of(board)) {
+    const int value = pre_search(child.board, pre_left - 1, split, ply + 1, nullptr);
     if (aborted_) return 0;
     if (maximizing ? value > best : value < best) {
       best = value;
-      if (move != nullptr) *move = pit;
+      if (move != nullptr) *move = child.pit;
     }
   }
   return best;
@@ -358,12 +353,8 @@ std::uint64_t LayeredSearch::perft(const KalahBoard& board, int depth, int par) 
         ++leaves;
         continue;
       }
-      const int first = kalah_first_pit(b.to_move);
-      for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-        if (b.cells[pit] == 0) continue;
-        KalahBoard child = b;
-        kalah_sow(&child, pit);
-        next.push_back(child);
+      for (const Child& child : children_of(b)) {
+        next.push_back(child.board);
       }
     }
     level.swap(next);
@@ -391,12 +382,8 @@ int shallow_value(const KalahBoard& board, int depth) {
   if (depth == 0 || kalah_is_over(&board)) return kalah_leaf_value(&board);
   const bool maximizing = board.to_move == KALAH_TOP;
   int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    const int value = shallow_value(child, depth - 1);
+  for (const Child& child : children_of(board)) {
+    const int value = shallow_value(child.board, depth - 1);
     best = maximizing ? std::max(best, value) : std::min(best, value);
   }
   return best;

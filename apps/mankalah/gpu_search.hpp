@@ -26,6 +26,10 @@ struct LayerSplit {
 struct LaunchCost {
   double fixed_s = 0;     // the quickest launch seen
   double per_item_s = 0;  // from launches large enough to show it
+  // Whether a small launch may give a first guess of per_item_s (its whole time divided among
+  // its positions): right where every position is thousands of leaves (the layered search),
+  // wrong where a small batch is nearly all fixed cost (the subtree search on a GPU).
+  bool guess_from_small = false;
   bool measured() const { return fixed_s > 0; }
   double predict(std::size_t items) const { return fixed_s + per_item_s * items; }
   std::size_t items_within(double seconds) const;
