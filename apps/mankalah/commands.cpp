@@ -376,6 +376,27 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
 
 // ---- bench ----
 
+namespace {
+
+// An engine for the depth tables, with the bench's hybrid settings, that has searched `board`
+// 3 plies deep: kernel builds are not part of any budget.
+std::unique_ptr<Engine> warmed_up_engine(const std::string& name, const BenchOptions& options,
+                                         const KalahBoard& board) {
+  EngineOptions engine_options;
+  engine_options.runtime = options.runtime;
+  if (name == "hybrid") {
+    engine_options.par = options.hybrid_par;
+    engine_options.split = options.hybrid_split;
+  }
+  std::unique_ptr<Engine> engine = make_engine(name, engine_options);
+  SearchLimits warm;
+  warm.depth = 3;
+  engine->search(board, warm);
+  return engine;
+}
+
+}  // namespace
+
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   const KalahBoard start = kalah_start(KALAH_BOTTOM);
   clf::Runtime* cpu_device = options.cpu_runtime ? options.cpu_runtime() : nullptr;
@@ -453,16 +474,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
   out << "| engine | depth | nodes | ms | move | score |\n|---|---|---|---|---|---|\n";
   for (const std::string& name : engine_names()) {
     if (name == "bonzo") continue;
-    EngineOptions engine_options;
-    engine_options.runtime = options.runtime;
-    if (name == "hybrid") {
-      engine_options.par = options.hybrid_par;
-      engine_options.split = options.hybrid_split;
-    }
-    std::unique_ptr<Engine> engine = make_engine(name, engine_options);
-    SearchLimits warm;
-    warm.depth = 3;
-    engine->search(start, warm);  // kernel builds are not part of the budget
+    std::unique_ptr<Engine> engine = warmed_up_engine(name, options, start);
     SearchLimits limits;
     limits.time_ms = options.reach_ms;
     const SearchResult result = engine->search(start, limits);
@@ -509,16 +521,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     out << "\nSuite of " << suite.size() << " positions, " << options.reach_ms
         << " ms each:\n\n| engine | mean depth | depths |\n|---|---|---|\n";
     for (const std::string name : {"alphabeta", "hybrid"}) {
-      EngineOptions engine_options;
-      engine_options.runtime = options.runtime;
-      if (std::string(name) == "hybrid") {
-        engine_options.par = options.hybrid_par;
-        engine_options.split = options.hybrid_split;
-      }
-      std::unique_ptr<Engine> engine = make_engine(name, engine_options);
-      SearchLimits warm;
-      warm.depth = 3;
-      engine->search(suite.front(), warm);  // kernel builds are not part of the budget
+      std::unique_ptr<Engine> engine = warmed_up_engine(name, options, suite.front());
       double total = 0;
       std::string depths;
       for (const KalahBoard& board : suite) {

@@ -176,21 +176,27 @@ SubtreeSearch::SubtreeSearch(clf::Runtime& runtime, int split_plies)
       kernel_(runtime, clf::kernel_source("kernels/mankalah/subtree_alphabeta.cl"),
               "subtree_alphabeta") {}
 
+int SubtreeSearch::split_for(int plies) const {
+  // At least one ply stays on the device.
+  return std::max(0, std::min(split_plies_, plies - 1));
+}
+
 bool SubtreeSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
                              std::vector<int>* values, std::uint64_t* nodes, StopClock* clock) {
   plies = std::clamp(plies, 0, kMaxPlies);
-  const int split = std::min(split_plies_, plies - 1);
+  const int split = split_for(plies);
   return split > 0 ? evaluate_split(boards, plies, split, values, nodes, clock)
                    : evaluate_on_device(boards, plies, values, nodes, clock);
 }
 
 double SubtreeSearch::predict_seconds(std::size_t count, int plies) const {
   plies = std::clamp(plies, 0, kMaxPlies);
-  const int split = std::max(0, std::min(split_plies_, plies - 1));
+  const int split = split_for(plies);
   // About five legal moves per position.
-  const double on_device = static_cast<double>(count) * std::pow(5.0, split);
+  const auto on_device =
+      static_cast<std::size_t>(static_cast<double>(count) * std::pow(5.0, split));
   const LaunchCost& cost = cost_[plies - split];
-  return cost.measured() ? cost.fixed_s + cost.per_item_s * on_device : 0.0;
+  return cost.measured() ? cost.predict(on_device) : 0.0;
 }
 
 bool SubtreeSearch::evaluate_split(const std::vector<KalahBoard>& boards, int plies, int split,
@@ -443,15 +449,15 @@ bool HybridEngine::evaluate_queue(int gpu_plies, StopClock* clock, Stats* stats)
       const MinimaxOutcome outcome = cpu_.search_depth(queue_[i], gpu_plies, clock);
       if (outcome.aborted) return false;
       values[i] = outcome.value;
-      stats->device_nodes += outcome.nodes;
+      stats->horizon_nodes += outcome.nodes;
     }
     const double seconds = seconds_since(start);
     cpu_seconds_per_position_ = seconds / queue_.size();
-    stats->host_evaluated += queue_.size();
-    stats->cpu_ms += seconds * 1e3;
+    stats->host_valued += queue_.size();
+    stats->host_valued_ms += seconds * 1e3;
   } else {
-    if (!gpu_.evaluate(queue_, gpu_plies, &values, &stats->device_nodes, clock)) return false;
-    stats->device_evaluated += queue_.size();
+    if (!gpu_.evaluate(queue_, gpu_plies, &values, &stats->horizon_nodes, clock)) return false;
+    stats->device_valued += queue_.size();
     stats->device_ms += seconds_since(start) * 1e3;
   }
   for (std::size_t i = 0; i < queue_.size(); ++i) {
@@ -483,27 +489,27 @@ MinimaxOutcome HybridEngine::search_depth(const KalahBoard& board, int depth, St
   });
   MinimaxOutcome outcome;
   for (;;) {
-    if (!queue_.empty() && !evaluate_queue(gpu_plies, clock, &stats)) {
+    const auto pass_start = std::chrono::steady_clock::now();
+    outcome = top_.search_depth(board, depth - gpu_plies, clock);
+    stats.search_ms += seconds_since(pass_start) * 1e3;
+    ++stats.passes;
+    stats.search_nodes += outcome.nodes;
+    if (outcome.aborted || queue_.empty()) break;
+    if (!evaluate_queue(gpu_plies, clock, &stats)) {
       outcome.aborted = true;
       break;
     }
-    const auto pass_start = std::chrono::steady_clock::now();
-    outcome = top_.search_depth(board, depth - gpu_plies, clock);
-    stats.cpu_ms += seconds_since(pass_start) * 1e3;
-    ++stats.passes;
-    stats.cpu_nodes += outcome.nodes;
-    if (outcome.aborted || queue_.empty()) break;
   }
   top_.set_leaf_evaluator(nullptr);
   if (std::getenv("MANKALAH_TRACE") != nullptr) {
     std::fprintf(stderr,
                  "hybrid depth %d = %d host + %d device plies: %d passes, %zu positions valued "
                  "on the device (%.1f ms), %zu on the host, host search %.1f ms; %.1f ms%s\n",
-                 depth, depth - gpu_plies, gpu_plies, stats.passes, stats.device_evaluated,
-                 stats.device_ms, stats.host_evaluated, stats.cpu_ms, seconds_since(start) * 1e3,
-                 outcome.aborted ? ", aborted" : "");
+                 depth, depth - gpu_plies, gpu_plies, stats.passes, stats.device_valued,
+                 stats.device_ms, stats.host_valued, stats.search_ms + stats.host_valued_ms,
+                 seconds_since(start) * 1e3, outcome.aborted ? ", aborted" : "");
   }
-  outcome.nodes = stats.cpu_nodes + stats.device_nodes;
+  outcome.nodes = stats.search_nodes + stats.horizon_nodes;
   return outcome;
 }
 

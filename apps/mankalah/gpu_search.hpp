@@ -95,6 +95,7 @@ class SubtreeSearch {
                 std::uint64_t* nodes, StopClock* clock);
 
  private:
+  int split_for(int plies) const;  // the host-split plies of a `plies`-deep search
   bool evaluate_split(const std::vector<KalahBoard>& boards, int plies, int split,
                       std::vector<int>* values, std::uint64_t* nodes, StopClock* clock);
   bool evaluate_on_device(const std::vector<KalahBoard>& boards, int plies,
@@ -141,9 +142,10 @@ class HybridEngine : public Engine {
  private:
   struct Stats {
     int passes = 0;
-    std::size_t device_evaluated = 0, host_evaluated = 0;
-    std::uint64_t cpu_nodes = 0, device_nodes = 0;
-    double cpu_ms = 0, device_ms = 0;
+    std::size_t device_valued = 0, host_valued = 0;  // horizon positions, by where
+    std::uint64_t search_nodes = 0;                  // the passes' positions
+    std::uint64_t horizon_nodes = 0;                 // those below the horizon
+    double search_ms = 0, device_ms = 0, host_valued_ms = 0;
   };
   // The board as the tables key it: values of different device depths never mix.
   static KalahBoard keyed(const KalahBoard& board, int gpu_plies);
