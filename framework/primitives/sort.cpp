@@ -95,6 +95,16 @@ std::size_t env_size(const char* name, std::size_t fallback) {
   return static_cast<std::size_t>(value);
 }
 
+// A 0/1 switch from the environment (benchmark knobs), or `fallback`.
+bool env_flag(const char* name, bool fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  const std::string value = text;
+  if (value != "0" && value != "1")
+    throw Error(std::string("sort: ") + name + "='" + value + "' is not 0 or 1");
+  return value == "1";
+}
+
 std::string variant_list() {
   std::vector<std::string> names;
   for (const Variant& v : kVariants) names.emplace_back(v.name);
@@ -121,13 +131,29 @@ struct Sorter::Impl {
   unsigned parameter;
   std::map<std::string, std::unique_ptr<CLKernel>> kernels;
   std::map<std::string, std::unique_ptr<BufferBase>> temporaries;
-  // Radix tile shape: RADIX_WG work-items with RADIX_ITEMS keys each. GPUs get 256 x 16 with
-  // the per-item loops unrolled; CPUs (PoCL) smaller work-groups and no unrolling, which
-  // compiles several times faster there and runs faster too.
+  // Radix tile shape: RADIX_WG work-items with RADIX_ITEMS keys each. GPUs get 256 x 24 (keys
+  // only) or 256 x 20 (key-value) with the per-item loops unrolled; CPUs (PoCL) 64 x 16 and no
+  // unrolling, which compiles several times faster there and runs faster too.
   std::size_t radix_work_group = 256;
   std::size_t radix_items = 16;
-  // Items per work-item by key kind (uint, int, float); radix_items is set from it per sort.
-  std::size_t kind_items[3] = {16, 16, 16};
+  // Items per work-item by key kind (uint, int, float), keys only and key-value; radix_items
+  // is set from them per sort.
+  std::size_t kind_items[3] = {24, 24, 24};
+  std::size_t kind_items_kv[3] = {20, 20, 20};
+  // Warp ranking with the tile's digits counted first (RANK_EARLY in radix.cl), keys only and
+  // key-value.
+  bool rank_early = true;
+  bool rank_early_kv = true;
+  // Onesweep global histogram: counter copies per work-group (HIST_COPIES) and work-groups per
+  // compute unit.
+  std::size_t hist_copies = 1;
+  std::size_t hist_groups_per_cu = 8;
+  // The onesweep status array the first pass uses, and whether all of it is zero: every pass
+  // clears the other array for the next one, so after a whole sort the first pass's array is
+  // zero again where a pass used it, and it needs clearing only when it is new.
+  // (A reallocated array is larger, so the pair (buffer, size) tells a new one.)
+  cl_mem status_even_cleared = nullptr;
+  std::size_t status_even_cleared_size = 0;
   bool radix_unroll = true;
   Ranking ranking = Ranking::split;
   // Onesweep look-back: status words read at once per step (LOOKBACK_WINDOW in radix.cl).
@@ -138,12 +164,15 @@ struct Sorter::Impl {
   // CLF_SORT_OPTIONS: extra build options for the radix kernels (benchmarks and experiments).
   std::string extra_options;
   std::size_t radix_tile() const { return radix_work_group * radix_items; }
-  std::string radix_options(KeyKind kind) const {
+  std::string radix_options(KeyKind kind, bool with_values) const {
+    const bool early = with_values ? rank_early_kv : rank_early;
     std::string text = "-DRADIX_WG=" + std::to_string(radix_work_group) +
                        " -DRADIX_ITEMS=" + std::to_string(radix_items) +
                        " -DRADIX_UNROLL_LOOPS=" + (radix_unroll ? "1" : "0") +
                        " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking)) +
-                       " -DLOOKBACK_WINDOW=" + std::to_string(lookback_window);
+                       " -DLOOKBACK_WINDOW=" + std::to_string(lookback_window) +
+                       " -DRANK_EARLY=" + (early ? "1" : "0") +
+                       " -DHIST_COPIES=" + std::to_string(hist_copies);
     if (key_kind_options) text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     if (!extra_options.empty()) text += " " + extra_options;
     return text;
@@ -166,6 +195,9 @@ struct Sorter::Impl {
       algorithm = onesweep ? Algorithm::onesweep : Algorithm::radix;
       algorithm_name = onesweep ? "onesweep" : "radix";
     }
+    // Read on every device, so that PoCL can test both (radix-match).
+    rank_early = env_flag("CLF_SORT_EARLY", rank_early);
+    rank_early_kv = env_flag("CLF_SORT_EARLY_KV", rank_early_kv);
     if (rt.device().type == DeviceType::cpu) {
       radix_work_group = 64;
       radix_unroll = false;
@@ -175,17 +207,27 @@ struct Sorter::Impl {
       if (const char* extra = std::getenv("CLF_SORT_OPTIONS")) extra_options = extra;
       // Benchmark knobs; the defaults are the fastest measured (docs/sort.md).
       radix_work_group = env_size("CLF_SORT_WG", radix_work_group);
-      radix_items = env_size("CLF_SORT_ITEMS", radix_items);
-      for (std::size_t& items : kind_items) items = radix_items;
+      for (std::size_t& items : kind_items) items = env_size("CLF_SORT_ITEMS", items);
       kind_items[2] = env_size("CLF_SORT_ITEMS_FLOAT", kind_items[2]);
-      const std::size_t fewest = *std::min_element(std::begin(kind_items), std::end(kind_items));
-      const std::size_t most = *std::max_element(std::begin(kind_items), std::end(kind_items));
+      for (std::size_t& items : kind_items_kv) items = env_size("CLF_SORT_ITEMS_KV", items);
+      hist_copies = env_size("CLF_SORT_HIST_COPIES", hist_copies);
+      if (hist_copies > 8 || (hist_copies & (hist_copies - 1)) != 0) {
+        throw Error("sort: CLF_SORT_HIST_COPIES=" + std::to_string(hist_copies) +
+                    " (known: 1, 2, 4, 8)");
+      }
+      // 8 copies take 32 KiB of local memory a work-group: 6 fit a compute unit (228 KiB).
+      hist_groups_per_cu = env_size("CLF_SORT_HIST_GROUPS_PER_CU", hist_copies >= 8 ? 6 : 8);
+      std::size_t fewest = *std::min_element(std::begin(kind_items), std::end(kind_items));
+      std::size_t most = *std::max_element(std::begin(kind_items), std::end(kind_items));
+      fewest =
+          std::min(fewest, *std::min_element(std::begin(kind_items_kv), std::end(kind_items_kv)));
+      most = std::max(most, *std::max_element(std::begin(kind_items_kv), std::end(kind_items_kv)));
       if (radix_work_group % 32 != 0 || radix_work_group > 1024 || fewest < 8 ||
           radix_work_group * most > 16384) {
-        throw Error("sort: CLF_SORT_WG=" + std::to_string(radix_work_group) +
-                    " and CLF_SORT_ITEMS=" + std::to_string(radix_items) +
-                    " need a work-group of a multiple of 32 up to 1024, at least 8 items and a "
-                    "tile of at most 16384 keys");
+        throw Error("sort: CLF_SORT_WG=" + std::to_string(radix_work_group) + " and " +
+                    std::to_string(fewest) + " to " + std::to_string(most) +
+                    " items per work-item (CLF_SORT_ITEMS*) need a work-group of a multiple of 32 "
+                    "up to 1024, at least 8 items and a tile of at most 16384 keys");
       }
     }
     // Warp ranking with inline PTX on NVIDIA GPUs (kept only if it builds, see radix_kernel);
@@ -257,14 +299,14 @@ struct Sorter::Impl {
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
     const char* file = "kernels/sort/radix.cl";
     if (ranking != Ranking::match_ptx)
-      return kernel(file, name, options(with_values, radix_options(kind)));
+      return kernel(file, name, options(with_values, radix_options(kind, with_values)));
     try {
-      return kernel(file, name, options(with_values, radix_options(kind)));
+      return kernel(file, name, options(with_values, radix_options(kind, with_values)));
     } catch (const Error& error) {
       std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
                 << runtime->device_name() << "; using split ranking: " << error.what() << "\n";
       ranking = Ranking::split;
-      return kernel(file, name, options(with_values, radix_options(kind)));
+      return kernel(file, name, options(with_values, radix_options(kind, with_values)));
     }
   }
 
@@ -330,7 +372,9 @@ struct Sorter::Impl {
     }
     check_size(n, values != nullptr);
     if (n <= 1) return;
-    if (runtime->device().type != DeviceType::cpu) radix_items = kind_items[static_cast<int>(kind)];
+    if (runtime->device().type != DeviceType::cpu) {
+      radix_items = (values != nullptr ? kind_items_kv : kind_items)[static_cast<int>(kind)];
+    }
     switch (algorithm) {
       case Algorithm::bitonic:
       case Algorithm::bitonic_fused:
@@ -518,15 +562,20 @@ struct Sorter::Impl {
     auto& tickets = temporary<cl_uint>("tickets", kPasses);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
+    // The init kernel zeroes the tickets and digit counts, and the first pass's status array
+    // only where it is new (see status_even_cleared).
+    const bool clear_status = status_even_cleared != status_even.mem()() ||
+                              status_even_cleared_size != status_even.size();
+    const std::size_t clear_words = clear_status ? status_even.size() : 0;
     radix_kernel("radix_onesweep_init", with_values, kind)(
-        Range::linear(std::max(status_words, kPasses * kDigits), 256), status_even,
-        static_cast<cl_uint>(status_words), tickets, digit_offsets);
-    // Enough work-groups to fill the device (8 per compute unit, each at most 8 keys per
-    // work-item per round); each strides over the keys.
-    const std::size_t groups =
-        std::max<std::size_t>(1, std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
-                                                       env_size("CLF_SORT_HIST_GROUPS_PER_CU", 8) *
-                                                           runtime->device().compute_units));
+        Range::linear(std::max(clear_words, kPasses * kDigits), 256), status_even,
+        static_cast<cl_uint>(clear_words), tickets, digit_offsets);
+    status_even_cleared = nullptr;  // until all four passes are enqueued
+    // Enough work-groups to fill the device (hist_groups_per_cu per compute unit, each at most
+    // 8 keys per work-item per round); each strides over the keys.
+    const std::size_t groups = std::max<std::size_t>(
+        1, std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
+                                 hist_groups_per_cu * runtime->device().compute_units));
     radix_kernel("radix_global_histogram", with_values, kind)(
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
         count, digit_offsets);
@@ -548,6 +597,8 @@ struct Sorter::Impl {
                               read_only(digit_offsets), status, next_status);
                    }
                  });
+    status_even_cleared = status_even.mem()();
+    status_even_cleared_size = status_even.size();
   }
 };
 

@@ -35,6 +35,24 @@
 #ifndef RANK_MATCH
 #define RANK_MATCH 0
 #endif
+// Warp ranking (RANK_MATCH 1 and 2) with the tile's digits counted first ("early counts"): one
+// local atomic per key gives per-warp digit counts, a prefix over (digit, warp) turns them into
+// each warp's first place per digit, and the ranking rounds then yield final places, so every key
+// goes to local memory as soon as it is ranked (no place array in registers) and onesweep can
+// publish the tile's counts before ranking. 0: count while ranking, places fixed afterwards.
+#ifndef RANK_EARLY
+#define RANK_EARLY 1
+#endif
+// The work-group scans of the warp ranking: 1 (NVIDIA, RANK_MATCH 2) with shfl.sync within each
+// warp and one barrier; 0 with wg_exclusive_scan (barriers only).
+#ifndef WARP_SCAN
+#define WARP_SCAN (RANK_MATCH == 2)
+#endif
+// Global histogram: copies of the counters per work-group; work-item lid counts into copy
+// lid % HIST_COPIES, laid out so that the lanes of a warp spread over the banks.
+#ifndef HIST_COPIES
+#define HIST_COPIES 1
+#endif
 // Onesweep look-back: each digit's work-item reads LOOKBACK_WINDOW predecessor tiles' status
 // words at once (independent loads) instead of one at a time.
 #ifndef LOOKBACK_WINDOW
@@ -77,7 +95,8 @@
 typedef struct {
   __local uint* keys;       // PADDED(TILE) ordered keys
   __local ushort* indices;  // PADDED(TILE) positions in the loaded tile (key-value only)
-  __local uint* counters;   // PADDED(COUNTER_WORDS): 16 packed 16-bit counters per work-item
+  __local uint* counters;   // split: PADDED(COUNTER_WORDS), 16 packed 16-bit counters per
+                            // work-item; RANK_EARLY: WARPS * DIGITS per-warp digit counts
   __local uint* scratch;    // RADIX_WG + 32, for the work-group scan
   __local uint* run_start;  // DIGITS
   __local uint* run_end;    // DIGITS
@@ -87,18 +106,21 @@ typedef struct {
 
 // In match mode the keys array first holds the per-warp digit counters (WARPS * DIGITS words):
 // the keys are in registers until they have been ranked.
-#define TILE_KEY_WORDS (RANK_MATCH && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
+// (RANK_EARLY: the counters have their own array, the keys go to local memory while ranking.)
+#define TILE_KEY_WORDS \
+  (RANK_MATCH && !RANK_EARLY && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
+#define COUNTER_ARRAY_WORDS (RANK_MATCH ? (RANK_EARLY ? WARPS * DIGITS : 1) : PADDED(COUNTER_WORDS))
 // Key-value with warp ranking: the ranked values get their own local array beside the keys
 // where both fit the 48 KiB a work-group may have, so keys and values go out in one sweep
 // (otherwise the values follow the keys through the keys' array).
 #define VALUES_LOCAL            \
   (WITH_VALUES && RANK_MATCH && \
-   TILE_KEY_WORDS + PADDED(TILE) + RADIX_WG + 32 + 3 * DIGITS + 64 <= 12288)
+   TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= 12288)
 #define DECLARE_TILE_MEMORY(name)                                                   \
   __local uint name##_keys[TILE_KEY_WORDS];                                         \
   __local uint name##_values[VALUES_LOCAL ? PADDED(TILE) : 1];                      \
   __local ushort name##_indices[WITH_VALUES && !RANK_MATCH ? PADDED(TILE) : 1];     \
-  __local uint name##_counters[RANK_MATCH ? 1 : PADDED(COUNTER_WORDS)];             \
+  __local uint name##_counters[COUNTER_ARRAY_WORDS];                                \
   __local uint name##_scratch[RANK_MATCH == 1 ? 2 * RADIX_WG + 32 : RADIX_WG + 32]; \
   __local uint name##_start[DIGITS];                                                \
   __local uint name##_end[DIGITS];                                                  \
@@ -346,21 +368,46 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
   }
 }
 
-// Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
-// by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
-// keys array is free (it held the counters) and local memory is synchronised.
-inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position, TileMemory m) {
+#if WARP_SCAN && RANK_MATCH == 2
+// Exclusive prefix sum of one value per work-item: shfl.sync within each warp, then the warps'
+// totals through local memory (one barrier). *total gets the sum over the work-group.
+inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total) {
   const uint lid = get_local_id(0);
   const uint lane = lid % WARP;
-  __local uint* counts = m.keys;  // counts[w * DIGITS + d]
-  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+  const uint warp = lid / WARP;
+  uint inclusive = value;
   RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+  for (uint delta = 1; delta < WARP; delta <<= 1) {
+    uint up;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
+                 : "=r"(up)
+                 : "r"(inclusive), "r"(delta));
+    if (lane >= delta) inclusive += up;
   }
+  if (lane == WARP - 1) scratch[warp] = inclusive;
   barrier(CLK_LOCAL_MEM_FENCE);
+  uint before = 0;
+  uint all = 0;
+  RADIX_UNROLL
+  for (uint w = 0; w < WARPS; ++w) {
+    const uint s = scratch[w];
+    before += w < warp ? s : 0;
+    all += s;
+  }
+  *total = all;
+  return before + inclusive - value;
+}
+#else
+inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total) {
+  return wg_exclusive_scan(value, scratch, RADIX_WG, total);
+}
+#endif
+
+// Per-warp digit counts counts[w * DIGITS + d] -> in place, each warp's first place for digit d
+// in the tile sorted by digit (order: digit, then warp); run_start / run_end get the digit runs
+// of the first `valid` keys. Ends with local memory synchronised.
+inline void warp_digit_prefix(__local uint* counts, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
   // Work-item lid owns digits [lid * PER_ITEM, (lid + 1) * PER_ITEM): exclusive prefix over the
   // warps in place, the digit's tile total kept.
 #define PER_ITEM ((DIGITS + RADIX_WG - 1) / RADIX_WG)
@@ -380,7 +427,7 @@ inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* posit
     sum += running;
   }
   uint total;
-  uint prefix = wg_exclusive_scan(sum, m.scratch, RADIX_WG, &total);
+  uint prefix = block_exclusive_scan(sum, m.scratch, &total);
   for (uint k = 0; k < PER_ITEM; ++k) {
     const uint d = lid * PER_ITEM + k;
     if (d < DIGITS) {
@@ -393,10 +440,69 @@ inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* posit
   }
 #undef PER_ITEM
   barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
+// by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
+// keys array is free (it held the counters) and local memory is synchronised.
+inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position, TileMemory m) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  __local uint* counts = m.keys;  // counts[w * DIGITS + d]
+  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  warp_digit_prefix(counts, valid, m);
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[DIGIT(key[j], shift)];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+#if RANK_EARLY
+// Early counts, step 1: per-warp digit counts (one local atomic per key), then their prefix:
+// m.counters holds each warp's first place per digit, run_start / run_end the tile's digit runs.
+inline void count_tile_early(const uint* key, uint shift, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+  __local uint* counts = m.counters;  // counts[w * DIGITS + d]
+  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) atomic_inc(&warp_counts[DIGIT(key[j], shift)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  warp_digit_prefix(counts, valid, m);
+}
+
+// Early counts, step 2: the ranking rounds, starting from the warp's first places, give each
+// key its final place in the tile; it (and its value) goes to local memory at once.
+inline void rank_store_early(const uint* key,
+#if VALUES_LOCAL
+                             const uint* value,
+#elif WITH_VALUES
+                             uint* position,
+#endif
+                             uint shift, TileMemory m) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  __local uint* warp_counts = m.counters + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint place = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+    m.keys[SW(place)] = key[j];
+#if VALUES_LOCAL
+    m.values[SW(place)] = value[j];
+#elif WITH_VALUES
+    position[j] = place;
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif  // RANK_EARLY
 
 // Puts the ranked keys (and, VALUES_LOCAL, values) into local memory in digit order.
 inline void store_ranked(const uint* key,
@@ -494,10 +600,23 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
 #else
 #define SCATTER_TILE scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m)
 #endif
-#if RANK_MATCH
+#if RANK_MATCH && RANK_EARLY
+#if VALUES_LOCAL
+#define RANK_STORE_EARLY rank_store_early(key, value, shift, m)
+#elif WITH_VALUES
+#define RANK_STORE_EARLY rank_store_early(key, position, shift, m)
+#else
+#define RANK_STORE_EARLY rank_store_early(key, shift, m)
+#endif
+#define RANK_TILE_STRIPED                 \
+  count_tile_early(key, shift, valid, m); \
+  RANK_STORE_EARLY;
+#elif RANK_MATCH
 #define RANK_TILE_STRIPED                          \
   rank_tile_match(key, shift, valid, position, m); \
   STORE_RANKED;
+#endif
+#if RANK_MATCH
 #define RANKED_TILE_BEGIN \
   TILE_REGISTERS;         \
   LOAD_TILE_STRIPED;      \
@@ -602,11 +721,17 @@ __kernel void radix_onesweep_init(__global uint* status, uint status_words, __gl
 #define GLOBAL_WG 256
 
 // Counts the digits of all four passes in one read of the keys: uint4 loads, two in flight per
-// work-item, into per-work-group counters in local memory.
-#define COUNT_KEY(bits)                                                                         \
-  do {                                                                                          \
-    const uint ordered_ = to_ordered(bits, key_kind);                                           \
-    for (uint p = 0; p < PASSES; ++p) atomic_inc(&counts[p * DIGITS + DIGIT(ordered_, 8 * p)]); \
+// work-item, into per-work-group counters in local memory. With HIST_COPIES > 1 the counters are
+// split into copies, work-item lid counting into copy lid % HIST_COPIES; counter (slot, copy)
+// is word slot * HIST_COPIES + copy, so the lanes of a warp that share a copy land in
+// 32 / HIST_COPIES banks chosen by the digit, and lanes in different copies in different banks:
+// fewer bank conflicts and no same-word collisions between copies.
+#define HIST_WORDS (PASSES * DIGITS * HIST_COPIES)
+#define COUNT_KEY(bits)                                                       \
+  do {                                                                        \
+    const uint ordered_ = to_ordered(bits, key_kind);                         \
+    for (uint p = 0; p < PASSES; ++p)                                         \
+      atomic_inc(&copy[(p * DIGITS + DIGIT(ordered_, 8 * p)) * HIST_COPIES]); \
   } while (0)
 #define COUNT_QUAD(q) \
   do {                \
@@ -618,9 +743,10 @@ __kernel void radix_onesweep_init(__global uint* status, uint status_words, __gl
 __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_histogram(
     KEYS_IN(keys), uint key_kind, uint n, __global uint* digit_counts) {
   BIND_KEYS_IN(keys);
-  __local uint counts[PASSES * DIGITS];
+  __local uint counts[HIST_WORDS];
   const uint lid = get_local_id(0);
-  for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) counts[d] = 0;
+  __local uint* copy = counts + lid % HIST_COPIES;
+  for (uint d = lid; d < HIST_WORDS; d += GLOBAL_WG) counts[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   // Buffers start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 128 bits).
   const __global uint4* quads = (const __global uint4*)keys;
@@ -641,11 +767,14 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
   if (tail < n) COUNT_KEY(keys[tail]);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) {
-    if (counts[d] != 0) atomic_add(&digit_counts[d], counts[d]);
+    uint sum = 0;
+    for (uint c = 0; c < HIST_COPIES; ++c) sum += counts[d * HIST_COPIES + c];
+    if (sum != 0) atomic_add(&digit_counts[d], sum);
   }
 }
 #undef COUNT_QUAD
 #undef COUNT_KEY
+#undef HIST_WORDS
 
 // One work-group: digit counts -> each digit's first output index, per pass, in place.
 __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_scan(
@@ -707,6 +836,39 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
   const uint valid = min((uint)TILE, n - tile * TILE);
   const __global uint* digit_start = digit_offsets + pass * DIGITS;
+#if RANK_MATCH && RANK_EARLY && (SORT_PROBE & 4)
+#error "SORT_PROBE 4 (no ranking) is not made for RANK_EARLY"
+#endif
+#if RANK_MATCH && RANK_EARLY
+  TILE_REGISTERS;
+  LOAD_TILE_STRIPED;
+  count_tile_early(key, shift, valid, m);
+  // The tile's digit counts are known before ranking: publish them now, so that later tiles'
+  // look-backs find them sooner; the look-back itself comes after the ranking.
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
+    const uint count = m.run_end[d] - m.run_start[d];
+#if !(SORT_PROBE & 1)
+    atomic_xchg(status + tile * DIGITS + d,
+                tile == 0 ? FLAG_PREFIX | (digit_start[d] + count) : FLAG_AGGREGATE | count);
+#endif
+  }
+  RANK_STORE_EARLY;
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
+    uint exclusive = digit_start[d];
+#if !(SORT_PROBE & 1)
+    if (tile != 0) {
+      exclusive = look_back(status, tile, d);
+      atomic_xchg(status + tile * DIGITS + d,
+                  FLAG_PREFIX | (exclusive + m.run_end[d] - m.run_start[d]));
+    }
+#endif
+#if SORT_PROBE & 2
+    m.run_base[d] = tile * TILE;
+#else
+    m.run_base[d] = exclusive - m.run_start[d];
+#endif
+  }
+#else  // ranking and look-back one after the other
 #if RANK_MATCH
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;
@@ -742,6 +904,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
     m.run_base[d] = exclusive - m.run_start[d];
 #endif
   }
+#endif  // RANK_MATCH && RANK_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);
   SCATTER_TILE;
 }

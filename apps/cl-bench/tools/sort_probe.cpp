@@ -3,16 +3,26 @@
 // measured"). Usage:
 //   sort-probe N RUNS 'label|VAR=VAL|...' ...
 // VARs are the Sorter's environment knobs (CLF_SORT_WG, CLF_SORT_ITEMS, CLF_SORT_ITEMS_FLOAT,
-// CLF_SORT_LOOKBACK, CLF_SORT_RANK, CLF_SORT_OPTIONS, CLF_SORT_HIST_GROUPS_PER_CU), set before
-// each Sorter is made, plus KV=1 (uint32 values), FLOAT=1 (the keys' bits as float32) and
+// CLF_SORT_ITEMS_KV, CLF_SORT_EARLY, CLF_SORT_EARLY_KV, CLF_SORT_LOOKBACK, CLF_SORT_RANK,
+// CLF_SORT_OPTIONS, CLF_SORT_HIST_COPIES, CLF_SORT_HIST_GROUPS_PER_CU), set before each Sorter
+// is made, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32) and
 // NOVERIFY=1. uint32 results are checked against a CPU sort unless NOVERIFY=1 (needed with
-// CLF_SORT_OPTIONS=-DSORT_PROBE=..., which leaves steps out); float32 results are not checked
-// (cl-bench does). Each line: median span of RUNS sorts, then the median time of each launch
-// in order (init, histogram, scan, the four passes).
+// CLF_SORT_OPTIONS=-DSORT_PROBE=..., which leaves steps out); float32 and int32 results are not
+// checked (cl-bench does). Each line: median span of RUNS sorts, then the median time of each
+// launch in order (init, histogram, scan, the four passes).
+//
+//   sort-probe --wginfo 'label|build options|file' ...
+// builds `file` (an embedded kernel file, or "mini": small kernels with and without inline PTX,
+// barriers and reqd_work_group_size, WG work-items) with the options plus -cl-nv-verbose, and
+// prints for every kernel CL_KERNEL_WORK_GROUP_SIZE, local and private memory, the ptxas lines
+// of the build log and the PTX's .maxntid/.reqntid/.maxnreg lines; "mini" kernels are also
+// launched with WG work-items to see whether the driver takes more than it reports. With
+// PTX_DIR set, each build's PTX is written to PTX_DIR/label.ptx.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -32,14 +42,137 @@ static std::vector<std::string> split(const std::string& s, char c) {
   return out;
 }
 
+static const char* kMini = R"CLC(
+#ifndef WG
+#define WG 384
+#endif
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void plain(__global uint* out) {
+  out[get_global_id(0)] = get_local_id(0);
+}
+__kernel void plain_noreqd(__global uint* out) { out[get_global_id(0)] = get_local_id(0); }
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void asm_mov(__global uint* out) {
+  uint v = get_local_id(0), r;
+  asm("mov.u32 %0, %1;" : "=r"(r) : "r"(v));
+  out[get_global_id(0)] = r;
+}
+__kernel void asm_mov_noreqd(__global uint* out) {
+  uint v = get_local_id(0), r;
+  asm("mov.u32 %0, %1;" : "=r"(r) : "r"(v));
+  out[get_global_id(0)] = r;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void asm_shfl(__global uint* out) {
+  uint v = get_local_id(0), r;
+  asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v));
+  out[get_global_id(0)] = r;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void asm_vote(__global uint* out) {
+  uint v = get_local_id(0), r;
+  asm("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
+      : "=r"(r) : "r"(v & 1));
+  out[get_global_id(0)] = r;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void local_barrier(__global uint* out) {
+  __local uint s[WG];
+  const uint lid = get_local_id(0);
+  s[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[WG - 1 - lid];
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void local_atomic(__global uint* out) {
+  __local uint s[1];
+  if (get_local_id(0) == 0) s[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(&s[0]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void global_atomic(__global uint* out) {
+  out[get_global_id(0)] = atomic_inc(&out[0]);
+}
+)CLC";
+
+// The --wginfo mode (see the top of this file).
+static int wginfo(clf::Runtime& rt, int argc, char** argv) {
+  const cl::Device& device = rt.device().device;
+  std::printf("extensions: %s\n", device.getInfo<CL_DEVICE_EXTENSIONS>().c_str());
+  std::printf("device max work-group %zu\n", device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
+  const char* ptx_dir = std::getenv("PTX_DIR");
+  for (int a = 2; a < argc; ++a) {
+    std::vector<std::string> parts = split(argv[a], '|');
+    if (parts.size() < 3) {
+      std::printf("%s: need 'label|options|file'\n", argv[a]);
+      continue;
+    }
+    const bool mini = parts[2] == "mini";
+    const std::string text = mini ? std::string(kMini) : clf::kernel_source(parts[2]).text;
+    cl::Program program(rt.context(), text);
+    const bool nvidia = device.getInfo<CL_DEVICE_VENDOR>().find("NVIDIA") != std::string::npos;
+    const std::string options = parts[1] + (nvidia ? " -cl-nv-verbose" : "");
+    const cl_int built = program.build({device}, options.c_str());
+    const std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    std::printf("== %s (%s): build %d\n", parts[0].c_str(), parts[1].c_str(), built);
+    for (const std::string& line : split(log, '\n')) {
+      if (line.find("ptxas") != std::string::npos || line.find("error") != std::string::npos ||
+          line.find("registers") != std::string::npos)
+        std::printf("   log: %s\n", line.c_str());
+    }
+    if (built != CL_SUCCESS) continue;
+    std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) {
+      const std::string ptx(binaries[0].begin(), binaries[0].end());
+      for (const std::string& line : split(ptx, '\n')) {
+        if (line.find(".entry") != std::string::npos ||
+            line.find(".maxntid") != std::string::npos ||
+            line.find(".reqntid") != std::string::npos ||
+            line.find(".maxnreg") != std::string::npos ||
+            line.find(".minnctapersm") != std::string::npos ||
+            line.find(".target") != std::string::npos)
+          std::printf("   ptx: %s\n", line.c_str());
+      }
+      if (ptx_dir != nullptr) {
+        std::ofstream(std::string(ptx_dir) + "/" + parts[0] + ".ptx") << ptx;
+      }
+    }
+    std::vector<cl::Kernel> kernels;
+    program.createKernels(&kernels);
+    for (cl::Kernel& kernel : kernels) {
+      const std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+      std::printf("   %-28s wg %4zu local %6llu private %6llu", name.c_str(),
+                  kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device),
+                  (unsigned long long)kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device),
+                  (unsigned long long)kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device));
+      if (mini) {
+        std::size_t wg = 384;
+        const std::size_t at = parts[1].find("-DWG=");
+        if (at != std::string::npos) wg = std::strtoul(parts[1].c_str() + at + 5, nullptr, 10);
+        cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, 4 * wg);
+        kernel.setArg(0, out);
+        const cl_int launched = rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange,
+                                                                cl::NDRange(wg), cl::NDRange(wg));
+        const cl_int finished = rt.queue().finish();
+        std::printf(" | launch %zu: %d, finish %d", wg, launched, finished);
+      }
+      std::printf("\n");
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "--wginfo") == 0) {
+    clf::Runtime rt(clf::DeviceRequest::from_environment());
+    return wginfo(rt, argc, argv);
+  }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: sort-probe N RUNS 'label|VAR=VAL|...' ...\n");
+    std::fprintf(stderr,
+                 "usage: sort-probe N RUNS 'label|VAR=VAL|...' ...\n"
+                 "       sort-probe --wginfo 'label|options|file' ...\n");
     return 2;
   }
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
@@ -61,15 +194,17 @@ int main(int argc, char** argv) {
   clf::primitives::reference::radix_sort16(sorted);
   clf::DeviceBuffer<cl_uint> in_k(rt, n), work_k(rt, n), in_v(rt, n), work_v(rt, n);
   clf::DeviceBuffer<cl_float> work_f(rt, n);
+  clf::DeviceBuffer<cl_int> work_i(rt, n);
   in_k.write(keys);
   in_v.write(values);
   const char* knobs[] = {
-      "CLF_SORT_WG",   "CLF_SORT_ITEMS",   "CLF_SORT_ITEMS_FLOAT",       "CLF_SORT_LOOKBACK",
-      "CLF_SORT_RANK", "CLF_SORT_OPTIONS", "CLF_SORT_HIST_GROUPS_PER_CU"};
+      "CLF_SORT_WG",      "CLF_SORT_ITEMS",       "CLF_SORT_ITEMS_FLOAT",       "CLF_SORT_ITEMS_KV",
+      "CLF_SORT_EARLY",   "CLF_SORT_EARLY_KV",    "CLF_SORT_LOOKBACK",          "CLF_SORT_RANK",
+      "CLF_SORT_OPTIONS", "CLF_SORT_HIST_COPIES", "CLF_SORT_HIST_GROUPS_PER_CU"};
   for (int a = 3; a < argc; ++a) {
     std::vector<std::string> parts = split(argv[a], '|');
     for (const char* k : knobs) unsetenv(k);
-    bool kv = false, verify = true, fl = false;
+    bool kv = false, verify = true, fl = false, in = false;
     for (std::size_t p = 1; p < parts.size(); ++p) {
       std::size_t eq = parts[p].find('=');
       std::string name = parts[p].substr(0, eq), value = parts[p].substr(eq + 1);
@@ -79,15 +214,20 @@ int main(int argc, char** argv) {
         verify = value != "1";
       else if (name == "FLOAT")
         fl = value == "1";
+      else if (name == "INT")
+        in = value == "1";
       else
         setenv(name.c_str(), value.c_str(), 1);
     }
     try {
       clf::primitives::Sorter sorter(rt, "default");
       auto copy_inputs = [&] {
-        clf::check(
-            rt.queue().enqueueCopyBuffer(in_k.mem(), fl ? work_f.mem() : work_k.mem(), 0, 0, n * 4),
-            "copy", {"", "", ""});
+        clf::check(rt.queue().enqueueCopyBuffer(in_k.mem(),
+                                                fl   ? work_f.mem()
+                                                : in ? work_i.mem()
+                                                     : work_k.mem(),
+                                                0, 0, n * 4),
+                   "copy", {"", "", ""});
         if (kv)
           clf::check(rt.queue().enqueueCopyBuffer(in_v.mem(), work_v.mem(), 0, 0, n * 4), "copy",
                      {"", "", ""});
@@ -97,6 +237,10 @@ int main(int argc, char** argv) {
           sorter.sort(work_f, work_v);
         else if (fl)
           sorter.sort(work_f);
+        else if (in && kv)
+          sorter.sort(work_i, work_v);
+        else if (in)
+          sorter.sort(work_i);
         else if (kv)
           sorter.sort(work_k, work_v);
         else
@@ -106,7 +250,7 @@ int main(int argc, char** argv) {
       run();
       rt.finish();
       std::string status = "unchecked";
-      if (verify && !fl) {
+      if (verify && !fl && !in) {
         std::vector<cl_uint> out = work_k.read();
         status = out == sorted ? "ok" : "WRONG-KEYS";
         if (kv && status == "ok") {
@@ -139,7 +283,10 @@ int main(int argc, char** argv) {
         spans.push_back((last - first) * 1e-6);
       }
       const double ms = median(spans);
-      std::printf("%-28s %s%s %-9s %8.3f ms %7.2f Gkeys/s |", parts[0].c_str(), fl ? "f" : "u",
+      std::printf("%-28s %s%s %-9s %8.3f ms %7.2f Gkeys/s |", parts[0].c_str(),
+                  fl   ? "f"
+                  : in ? "i"
+                       : "u",
                   kv ? "kv" : "k ", status.c_str(), ms, n / ms * 1e-6);
       for (auto& v : per) std::printf(" %.3f", median(v));
       std::printf("\n");
