@@ -40,6 +40,12 @@
 #ifndef CACHE_HINTS  // 1: streaming (evict-first, .cs) loads and stores of whole tiles
 #define CACHE_HINTS 1
 #endif
+#ifndef STAGE  // 1: whole tiles are copied to local memory with cp.async (sm_80+); 0: registers
+#define STAGE 1
+#endif
+#ifndef BACKOFF  // nanoseconds a look-back lane sleeps between polls of an unpublished status
+#define BACKOFF 0
+#endif
 
 #define WARP 32
 #define WARPS (WG_SIZE / WARP)
@@ -144,6 +150,9 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
       for (;;) {
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
+#if BACKOFF > 0
+        asm volatile("nanosleep.u32 %0;" ::"n"(BACKOFF));
+#endif
       }
     }
     const uint prefixes = ballot(((uint)(word >> 32) & 3U) == (uint)FLAG_PREFIX);
@@ -224,6 +233,79 @@ inline void store_tile(global T* out, uint tile_first, uint n, T4* runs, T* offs
   }
 }
 
+#if STAGE
+// --- staged tiles: cp.async (sm_80 and later) copies whole tiles to local memory without passing
+// them through registers, so a work-group that waits on its look-back holds only a few registers
+// and more work-groups fit on a compute unit (local memory, not the register file, bounds them).
+// Work-item l's run `row` lies at tile[row * WG_SIZE + l]; each work-item reads back only the runs
+// it copied, so no barrier is needed between the copies and the reads.
+
+// Copies 16 bytes from `src` to `dst`. cp.async takes the address in the shared window: the
+// integer value of a local pointer (a generic address, should a compiler give one, is converted).
+inline void copy_run_async(local T4* dst, const global T* src) {
+  asm volatile(
+      "{\n\t.reg .u64 a;\n\t.reg .u32 s;\n\t.reg .pred p;\n\t"
+      "isspacep.shared p, %0;\n\t"
+      "@p cvta.to.shared.u64 a, %0;\n\t"
+      "@!p mov.b64 a, %0;\n\t"
+      "cvt.u32.u64 s, a;\n\t"
+      "cp.async.cg.shared.global [s], [%1], 16;\n\t}" ::"l"((ulong)dst),
+      "l"(src)
+      : "memory");
+}
+
+inline void wait_copies(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+// Copies the work-item's runs of the tile at `tile_first` to `tile`.
+inline void stage_tile(const global T* in, uint tile_first, uint n, local T4* tile, uint lid) {
+  if (tile_first + TILE <= n) {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      copy_run_async(tile + row * WG_SIZE + lid, in + run_first(tile_first, row));
+    }
+    wait_copies();
+  } else {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      tile[row * WG_SIZE + lid] = load_run(in, run_first(tile_first, row), n);
+    }
+  }
+}
+
+// Step 1 (as scan_segments) on a staged tile.
+inline void scan_staged_segments(const local T4* tile, T* offsets, local T* segments, uint lid,
+                                 uint lane, uint warp) {
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const T within = warp_inclusive_scan(sum_run(tile[row * WG_SIZE + lid]), lane);
+    offsets[row] = warp_exclusive_from_inclusive(within, lane);
+    if (lane == WARP - 1) segments[row * WARPS + warp] = within;
+  }
+}
+
+// Step 3 (as store_tile) on a staged tile, one run at a time.
+inline void store_staged_tile(global T* out, uint tile_first, uint n, const local T4* tile,
+                              const T* offsets, const local T* segments, uint lid, uint warp,
+                              uint inclusive) {
+  const bool full = tile_first + TILE <= n;
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const T4 v = tile[row * WG_SIZE + lid];
+    const T s0 = offsets[row] + segments[row * WARPS + warp];
+    const T s1 = s0 + v.s0;
+    const T s2 = s1 + v.s1;
+    const T s3 = s2 + v.s2;
+    const T4 run = inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(s0, s1, s2, s3);
+    const uint first = run_first(tile_first, row);
+    if (full) {
+      store_full_run(out, first, run);
+    } else {
+      store_run(out, first, n, run);
+    }
+  }
+}
+#endif
+
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
@@ -240,6 +322,16 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   const uint tile = get_group_id(0);
 #endif
   const uint tile_first = tile * TILE;
+#if STAGE
+  local T4 tile_runs[CHUNKS * WG_SIZE];
+  stage_tile(in, tile_first, n, tile_runs, lid);
+  T offsets[CHUNKS];
+  scan_staged_segments(tile_runs, offsets, segments, lid, lane, warp);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  store_staged_tile(out, tile_first, n, tile_runs, offsets, segments, lid, warp, inclusive);
+#else
   T4 runs[CHUNKS];
   load_tile(in, tile_first, n, runs);
   T offsets[CHUNKS];
@@ -248,4 +340,5 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
   barrier(CLK_LOCAL_MEM_FENCE);
   store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
+#endif
 }
