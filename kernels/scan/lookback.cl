@@ -43,8 +43,18 @@
 #ifndef STAGE  // 1: whole tiles are copied to local memory with cp.async (sm_80+); 0: registers
 #define STAGE 1
 #endif
-#ifndef BACKOFF  // nanoseconds a look-back lane sleeps between polls of an unpublished status
+// Look-back delays, as CUB's fixed_delay_constructor_t (in launches of at least DELAY_MIN_TILES
+// tiles only): FIRST_DELAY ns between publishing the aggregate and the first look-back read,
+// BACKOFF ns between polls of a status not yet published. They thin out the polling of the few
+// hot status lines in L2.
+#ifndef FIRST_DELAY
+#define FIRST_DELAY 0
+#endif
+#ifndef BACKOFF
 #define BACKOFF 0
+#endif
+#ifndef DELAY_MIN_TILES
+#define DELAY_MIN_TILES 500
 #endif
 
 #define WARP 32
@@ -140,7 +150,12 @@ inline ulong pack_status(ulong flag, T value, uint epoch) {
 }
 
 // Warp 0: the sum of every tile before `tile` (> 0), from the published statuses.
-inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch) {
+inline void sleep_ns(uint ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+
+inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays) {
+#if FIRST_DELAY > 0
+  if (delays) sleep_ns(FIRST_DELAY);
+#endif
   T prefix = 0;
   int last = (int)tile - 1;
   for (;;) {
@@ -151,7 +166,7 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
 #if BACKOFF > 0
-        asm volatile("nanosleep.u32 %0;" ::"n"(BACKOFF));
+        if (delays) sleep_ns(BACKOFF);
 #endif
       }
     }
@@ -207,7 +222,7 @@ inline void publish_tile(local T* segments, volatile global ulong* status, uint 
     if (lane == 0) status[0] = pack_status(FLAG_PREFIX, aggregate, epoch);
   } else {
     if (lane == 0) status[tile] = pack_status(FLAG_AGGREGATE, aggregate, epoch);
-    prefix = look_back(status, tile, lane, epoch);
+    prefix = look_back(status, tile, lane, epoch, get_num_groups(0) >= DELAY_MIN_TILES);
     if (lane == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
   }
 #pragma unroll
