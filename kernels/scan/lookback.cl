@@ -22,7 +22,12 @@
 // Tiles are numbered by an atomic ticket (TILE_ORDER 0), so a tile only ever waits for tiles
 // that started before it; TILE_ORDER 1 uses the group id, as CUB does, which relies on the
 // hardware starting groups in order (kept as a measurement knob). Waiting on other work-groups
-// needs forward progress between them, which OpenCL does not promise.
+// needs forward progress between them, which OpenCL does not promise. Warp 0 sleeps before and
+// between polls (FIRST_DELAY, BACKOFF below).
+//
+// STAGE 1 (a knob, off by default) copies whole tiles to local memory with cp.async instead of
+// loading them into registers (34 instead of 66 registers, 13 instead of 7 groups per SM); it
+// measured no faster once the look-back delays were in.
 //
 // A tile's status is one 64-bit word, written and read whole, so flag and value can never be
 // seen apart (no fences needed): bits 0-31 the value's bits, 32-33 the flag, 34-63 the epoch.
@@ -45,10 +50,12 @@
 #endif
 // Look-back delays, as CUB's fixed_delay_constructor_t (in launches of at least DELAY_MIN_TILES
 // tiles only): FIRST_DELAY ns between publishing the aggregate and the first look-back read,
-// BACKOFF ns between polls of a status not yet published. They thin out the polling of the few
-// hot status lines in L2.
-#ifndef FIRST_DELAY  // CUB's sm_90 tuning for 4-byte sums (128 x 24 tiles): 1245 and 648
-#define FIRST_DELAY 1245
+// BACKOFF ns between polls of a status not yet published. Without them every waiting warp polls
+// the newest statuses back to back (presumably crowding the L2 that the tiles stream through),
+// and the scan loses a sixth of its speed (docs/scan.md: int32 at 2^28 on the H200, 353 without,
+// 407-412 with CUB's sm_90 values 1245 / 648, 427 with 3000 / 648).
+#ifndef FIRST_DELAY
+#define FIRST_DELAY 3000
 #endif
 #ifndef BACKOFF
 #define BACKOFF 648
