@@ -502,12 +502,15 @@ MinimaxOutcome HybridEngine::search_depth(const KalahBoard& board, int depth, St
   }
   top_.set_leaf_evaluator(nullptr);
   if (std::getenv("MANKALAH_TRACE") != nullptr) {
-    std::fprintf(stderr,
-                 "hybrid depth %d = %d host + %d device plies: %d passes, %zu positions valued "
-                 "on the device (%.1f ms), %zu on the host, host search %.1f ms; %.1f ms%s\n",
-                 depth, depth - gpu_plies, gpu_plies, stats.passes, stats.device_valued,
-                 stats.device_ms, stats.host_valued, stats.search_ms + stats.host_valued_ms,
-                 seconds_since(start) * 1e3, outcome.aborted ? ", aborted" : "");
+    std::fprintf(
+        stderr,
+        "hybrid depth %d = %d host + %d device plies: %d passes, %zu positions valued "
+        "on the device (%.1f ms), %zu on the host (%.1f ms); the passes' host search %.1f ms "
+        "(%.2f M positions); %.1f ms%s\n",
+        depth, depth - gpu_plies, gpu_plies, stats.passes, stats.device_valued, stats.device_ms,
+        stats.host_valued, stats.host_valued_ms, stats.search_ms,
+        static_cast<double>(stats.search_nodes) * 1e-6, seconds_since(start) * 1e3,
+        outcome.aborted ? ", aborted" : "");
   }
   outcome.nodes = stats.search_nodes + stats.horizon_nodes;
   return outcome;

@@ -4,6 +4,7 @@
 // two cache misses per lookup.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -14,16 +15,16 @@ namespace mankalah {
 
 class PositionTable {
  public:
-  // Room for `capacity` entries before the table is full (at half its slots).
+  // Room for `capacity` entries before the table is full (at half its slots). The slots grow
+  // with the entries: a lookup in a table sized to what it holds stays in the cache far more
+  // often than one in a table sized for the most it may ever hold.
   explicit PositionTable(std::size_t capacity) {
-    std::size_t slots = 16;
-    while (slots < 2 * capacity) slots *= 2;
-    slots_.resize(slots);
-    for (Slot& slot : slots_) slot.key0 = kEmpty;
+    while (max_slots_ < 2 * capacity) max_slots_ *= 2;
+    resize(std::min(max_slots_, kFirstSlots));
   }
 
   std::size_t size() const { return used_.size(); }
-  bool full() const { return 2 * used_.size() >= slots_.size(); }
+  bool full() const { return 2 * used_.size() >= max_slots_; }
   // Costs the entries there are, not the slots: a table cleared every pass stays cheap.
   void clear() {
     for (const std::size_t i : used_) slots_[i].key0 = kEmpty;
@@ -43,6 +44,9 @@ class PositionTable {
   // Stores `value` for `board` unless it has one; returns whether it was stored. The caller
   // clears a full table first.
   bool insert(const KalahBoard& board, int value) {
+    if (2 * used_.size() >= slots_.size() && slots_.size() < max_slots_) {
+      resize(2 * slots_.size());
+    }
     Slot key = key_of(board);
     for (std::size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
       Slot& slot = slots_[i];
@@ -61,6 +65,24 @@ class PositionTable {
     std::uint64_t key0, key1;
     int value;
   };
+  static constexpr std::size_t kFirstSlots = 4096;
+
+  void resize(std::size_t slots) {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.resize(slots);
+    for (Slot& slot : slots_) slot.key0 = kEmpty;
+    std::vector<std::size_t> old_used;
+    old_used.swap(used_);
+    for (const std::size_t i : old_used) place(old[i]);
+  }
+  void place(const Slot& entry) {
+    std::size_t i = index_of(entry);
+    while (slots_[i].key0 != kEmpty) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = entry;
+    used_.push_back(i);
+  }
+
   // No position has 0xFF in all of cells 0-7 (there are 48 stones).
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
@@ -81,6 +103,7 @@ class PositionTable {
 
   std::vector<Slot> slots_;
   std::vector<std::size_t> used_;  // the slots in use
+  std::size_t max_slots_ = 16;
 };
 
 }  // namespace mankalah

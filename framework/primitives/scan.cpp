@@ -333,7 +333,7 @@ class LookbackScan : public Algorithm<T> {
  public:
   explicit LookbackScan(Runtime& runtime)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(detail::lookback_tile_shape(runtime.device())),
+        shape_(checked_shape(runtime.device())),
         scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
               lookback_options(shape_)),
         ticket_(runtime, 1) {
@@ -358,13 +358,30 @@ class LookbackScan : public Algorithm<T> {
  private:
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
   // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
-  // options for tuning (-DTILE_ORDER=1, -DCACHE_HINTS=0; see kernels/scan/lookback.cl).
+  // options for tuning (-DSTAGE=1, -DFIRST_DELAY=ns, -DBACKOFF=ns, -DTILE_ORDER=1, -DCACHE_HINTS=0;
+  // see kernels/scan/lookback.cl).
   static std::string lookback_options(const detail::TileShape& shape) {
     std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
     if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
       if (*extra != '\0') options += std::string(" ") + extra;
     }
     return options;
+  }
+
+  // The tile shape; a staged tile (-DSTAGE=1) must fit in local memory beside the segment totals.
+  static detail::TileShape checked_shape(const DeviceInfo& device) {
+    const detail::TileShape shape = detail::lookback_tile_shape(device);
+    const bool staged = lookback_options(shape).find("-DSTAGE=1") != std::string::npos;
+    const std::size_t bytes = (shape.tile() + shape.tile() / 128 + 1) * sizeof(T);
+    if (staged && device.local_memory_bytes != 0 && bytes > device.local_memory_bytes) {
+      throw Error("scan: a look-back tile of " + std::to_string(shape.work_group) + " x " +
+                  std::to_string(shape.items) + " needs " + std::to_string(bytes) +
+                  " bytes of local memory, " + device.name + " has " +
+                  std::to_string(device.local_memory_bytes) +
+                  " (use a smaller CLF_SCAN_LOOKBACK_TILE, or leave -DSTAGE=1 out of "
+                  "CLF_SCAN_LOOKBACK_OPTIONS)");
+    }
+    return shape;
   }
 
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits

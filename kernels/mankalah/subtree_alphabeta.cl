@@ -61,10 +61,12 @@ __kernel void subtree_alphabeta(__global const KalahBoard* positions, uint count
       continue;
     }
     KalahBoard child = stack[sp].board;
-    kalah_sow(&child, pit);
+    // kalah_sow has checked for the end of the game already: its flag saves counting both rows
+    // again (most positions visited are leaves, where that was two of the three row counts).
+    const int over = kalah_sow(&child, pit) & KALAH_RESULT_GAME_OVER;
     ++visited;
-    if ((uint)(sp + 1) == depth_limit || kalah_is_over(&child)) {
-      value = kalah_leaf_value(&child);
+    if (over || (uint)(sp + 1) == depth_limit) {
+      value = over ? kalah_final_value(&child) : kalah_heuristic(&child);
       returning = 1;
       continue;
     }

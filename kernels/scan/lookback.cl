@@ -22,7 +22,12 @@
 // Tiles are numbered by an atomic ticket (TILE_ORDER 0), so a tile only ever waits for tiles
 // that started before it; TILE_ORDER 1 uses the group id, as CUB does, which relies on the
 // hardware starting groups in order (kept as a measurement knob). Waiting on other work-groups
-// needs forward progress between them, which OpenCL does not promise.
+// needs forward progress between them, which OpenCL does not promise. Warp 0 sleeps before and
+// between polls (FIRST_DELAY, BACKOFF below).
+//
+// STAGE 1 (a knob, off by default) copies whole tiles to local memory with cp.async instead of
+// loading them into registers (34 instead of 66 registers, 13 instead of 7 groups per SM); it
+// measured no faster once the look-back delays were in.
 //
 // A tile's status is one 64-bit word, written and read whole, so flag and value can never be
 // seen apart (no fences needed): bits 0-31 the value's bits, 32-33 the flag, 34-63 the epoch.
@@ -39,6 +44,24 @@
 #endif
 #ifndef CACHE_HINTS  // 1: streaming (evict-first, .cs) loads and stores of whole tiles
 #define CACHE_HINTS 1
+#endif
+#ifndef STAGE  // 1: whole tiles are copied to local memory with cp.async (sm_80+); 0: registers
+#define STAGE 0
+#endif
+// Look-back delays, as CUB's fixed_delay_constructor_t (in launches of at least DELAY_MIN_TILES
+// tiles only): FIRST_DELAY ns between publishing the aggregate and the first look-back read,
+// BACKOFF ns between polls of a status not yet published. Without them every waiting warp polls
+// the newest statuses back to back (presumably crowding the L2 that the tiles stream through),
+// and the scan loses a sixth of its speed (docs/scan.md: int32 at 2^28 on the H200, 353 without,
+// 407-412 with CUB's sm_90 values 1245 / 648, 427 with 3000 / 648).
+#ifndef FIRST_DELAY
+#define FIRST_DELAY 3000
+#endif
+#ifndef BACKOFF
+#define BACKOFF 648
+#endif
+#ifndef DELAY_MIN_TILES
+#define DELAY_MIN_TILES 500
 #endif
 
 #define WARP 32
@@ -134,7 +157,12 @@ inline ulong pack_status(ulong flag, T value, uint epoch) {
 }
 
 // Warp 0: the sum of every tile before `tile` (> 0), from the published statuses.
-inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch) {
+inline void sleep_ns(uint ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+
+inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays) {
+#if FIRST_DELAY > 0
+  if (delays) sleep_ns(FIRST_DELAY);
+#endif
   T prefix = 0;
   int last = (int)tile - 1;
   for (;;) {
@@ -144,6 +172,9 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
       for (;;) {
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
+#if BACKOFF > 0
+        if (delays) sleep_ns(BACKOFF);
+#endif
       }
     }
     const uint prefixes = ballot(((uint)(word >> 32) & 3U) == (uint)FLAG_PREFIX);
@@ -198,7 +229,7 @@ inline void publish_tile(local T* segments, volatile global ulong* status, uint 
     if (lane == 0) status[0] = pack_status(FLAG_PREFIX, aggregate, epoch);
   } else {
     if (lane == 0) status[tile] = pack_status(FLAG_AGGREGATE, aggregate, epoch);
-    prefix = look_back(status, tile, lane, epoch);
+    prefix = look_back(status, tile, lane, epoch, get_num_groups(0) >= DELAY_MIN_TILES);
     if (lane == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
   }
 #pragma unroll
@@ -224,6 +255,79 @@ inline void store_tile(global T* out, uint tile_first, uint n, T4* runs, T* offs
   }
 }
 
+#if STAGE
+// --- staged tiles: cp.async (sm_80 and later) copies whole tiles to local memory without passing
+// them through registers, so a work-group that waits on its look-back holds only a few registers
+// and more work-groups fit on a compute unit (local memory, not the register file, bounds them).
+// Work-item l's run `row` lies at tile[row * WG_SIZE + l]; each work-item reads back only the runs
+// it copied, so no barrier is needed between the copies and the reads.
+
+// Copies 16 bytes from `src` to `dst`. cp.async takes the address in the shared window: the
+// integer value of a local pointer (a generic address, should a compiler give one, is converted).
+inline void copy_run_async(local T4* dst, const global T* src) {
+  asm volatile(
+      "{\n\t.reg .u64 a;\n\t.reg .u32 s;\n\t.reg .pred p;\n\t"
+      "isspacep.shared p, %0;\n\t"
+      "@p cvta.to.shared.u64 a, %0;\n\t"
+      "@!p mov.b64 a, %0;\n\t"
+      "cvt.u32.u64 s, a;\n\t"
+      "cp.async.cg.shared.global [s], [%1], 16;\n\t}" ::"l"((ulong)dst),
+      "l"(src)
+      : "memory");
+}
+
+inline void wait_copies(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+// Copies the work-item's runs of the tile at `tile_first` to `tile`.
+inline void stage_tile(const global T* in, uint tile_first, uint n, local T4* tile, uint lid) {
+  if (tile_first + TILE <= n) {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      copy_run_async(tile + row * WG_SIZE + lid, in + run_first(tile_first, row));
+    }
+    wait_copies();
+  } else {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      tile[row * WG_SIZE + lid] = load_run(in, run_first(tile_first, row), n);
+    }
+  }
+}
+
+// Step 1 (as scan_segments) on a staged tile.
+inline void scan_staged_segments(const local T4* tile, T* offsets, local T* segments, uint lid,
+                                 uint lane, uint warp) {
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const T within = warp_inclusive_scan(sum_run(tile[row * WG_SIZE + lid]), lane);
+    offsets[row] = warp_exclusive_from_inclusive(within, lane);
+    if (lane == WARP - 1) segments[row * WARPS + warp] = within;
+  }
+}
+
+// Step 3 (as store_tile) on a staged tile, one run at a time.
+inline void store_staged_tile(global T* out, uint tile_first, uint n, const local T4* tile,
+                              const T* offsets, const local T* segments, uint lid, uint warp,
+                              uint inclusive) {
+  const bool full = tile_first + TILE <= n;
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const T4 v = tile[row * WG_SIZE + lid];
+    const T s0 = offsets[row] + segments[row * WARPS + warp];
+    const T s1 = s0 + v.s0;
+    const T s2 = s1 + v.s1;
+    const T s3 = s2 + v.s2;
+    const T4 run = inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(s0, s1, s2, s3);
+    const uint first = run_first(tile_first, row);
+    if (full) {
+      store_full_run(out, first, run);
+    } else {
+      store_run(out, first, n, run);
+    }
+  }
+}
+#endif
+
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
@@ -240,6 +344,16 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   const uint tile = get_group_id(0);
 #endif
   const uint tile_first = tile * TILE;
+#if STAGE
+  local T4 tile_runs[CHUNKS * WG_SIZE];
+  stage_tile(in, tile_first, n, tile_runs, lid);
+  T offsets[CHUNKS];
+  scan_staged_segments(tile_runs, offsets, segments, lid, lane, warp);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  store_staged_tile(out, tile_first, n, tile_runs, offsets, segments, lid, warp, inclusive);
+#else
   T4 runs[CHUNKS];
   load_tile(in, tile_first, n, runs);
   T offsets[CHUNKS];
@@ -248,4 +362,5 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
   barrier(CLK_LOCAL_MEM_FENCE);
   store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
+#endif
 }
