@@ -131,14 +131,14 @@ struct Sorter::Impl {
   unsigned parameter;
   std::map<std::string, std::unique_ptr<CLKernel>> kernels;
   std::map<std::string, std::unique_ptr<BufferBase>> temporaries;
-  // Radix tile shape: RADIX_WG work-items with RADIX_ITEMS keys each. GPUs get 256 x 24 (keys
+  // Radix tile shape: RADIX_WG work-items with RADIX_ITEMS keys each. GPUs get 256 x 28 (keys
   // only) or 256 x 20 (key-value) with the per-item loops unrolled; CPUs (PoCL) 64 x 16 and no
   // unrolling, which compiles several times faster there and runs faster too.
   std::size_t radix_work_group = 256;
   std::size_t radix_items = 16;
   // Items per work-item by key kind (uint, int, float), keys only and key-value; radix_items
   // is set from them per sort.
-  std::size_t kind_items[3] = {24, 24, 24};
+  std::size_t kind_items[3] = {28, 28, 28};
   std::size_t kind_items_kv[3] = {20, 20, 20};
   // Warp ranking with the tile's digits counted first (RANK_EARLY in radix.cl), keys only and
   // key-value.

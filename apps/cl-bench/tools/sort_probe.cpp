@@ -16,8 +16,14 @@
 // barriers and reqd_work_group_size, WG work-items) with the options plus -cl-nv-verbose, and
 // prints for every kernel CL_KERNEL_WORK_GROUP_SIZE, local and private memory, the ptxas lines
 // of the build log and the PTX's .maxntid/.reqntid/.maxnreg lines; "mini" kernels are also
-// launched with WG work-items to see whether the driver takes more than it reports. With
-// PTX_DIR set, each build's PTX is written to PTX_DIR/label.ptx.
+// launched with WG work-items (and their output checked) to see whether the driver takes more
+// than it reports. With PTX_DIR set, each build's PTX is written to PTX_DIR/label.ptx.
+//
+//   sort-probe --raw N RUNS WGxITEMS ...
+// sorts N uint32 keys with the onesweep kernels (early counts, NVIDIA ranking) launched directly
+// with work-groups of WG, bypassing clf::CLKernel's check against CL_KERNEL_WORK_GROUP_SIZE
+// (which this driver reports as 256 for every kernel); checks the result, prints timings as
+// above.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -150,10 +156,150 @@ static int wginfo(clf::Runtime& rt, int argc, char** argv) {
         const cl_int launched = rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange,
                                                                 cl::NDRange(wg), cl::NDRange(wg));
         const cl_int finished = rt.queue().finish();
-        std::printf(" | launch %zu: %d, finish %d", wg, launched, finished);
+        // What each mini kernel writes, to see that a launch larger than the reported limit ran.
+        std::vector<cl_uint> got(wg, 0xdeadbeefu);
+        rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, 4 * wg, got.data());
+        bool right = true;
+        for (std::size_t i = 0; i < wg; ++i) {
+          std::size_t want = i;
+          if (name == "asm_shfl") want = i / 32 * 32;
+          if (name == "asm_vote") want = 0xaaaaaaaau;
+          if (name == "local_barrier") want = wg - 1 - i;
+          if (name == "local_atomic") want = wg;
+          if (name == "global_atomic") continue;
+          right = right && got[i] == want;
+        }
+        std::printf(" | launch %zu: %d, finish %d, output %s", wg, launched, finished,
+                    name == "global_atomic" ? "-"
+                    : right                 ? "right"
+                                            : "WRONG");
       }
       std::printf("\n");
     }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+static double median(std::vector<double> v);
+
+// The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
+// clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
+// reports), for tile shapes the Sorter cannot launch.
+//   sort-probe --raw N RUNS 'WGxITEMS' ...
+static int raw(clf::Runtime& rt, int argc, char** argv) {
+  const std::size_t n = std::strtoull(argv[2], nullptr, 10);
+  const int runs = std::atoi(argv[3]);
+  std::vector<cl_uint> keys(n);
+  std::uint64_t x = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    x += 0x9e3779b97f4a7c15ull;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    keys[i] = static_cast<cl_uint>(z ^ (z >> 31));
+  }
+  std::vector<cl_uint> sorted = keys;
+  clf::primitives::reference::radix_sort16(sorted);
+  const cl::Context& context = rt.context();
+  const cl::CommandQueue& queue = rt.queue();
+  const cl::Device& device = rt.device().device;
+  cl::Buffer input(context, CL_MEM_READ_WRITE, 4 * n), work(context, CL_MEM_READ_WRITE, 4 * n),
+      other(context, CL_MEM_READ_WRITE, 4 * n), tickets(context, CL_MEM_READ_WRITE, 16),
+      digits(context, CL_MEM_READ_WRITE, 4096);
+  queue.enqueueWriteBuffer(input, CL_TRUE, 0, 4 * n, keys.data());
+  const std::string text = clf::kernel_source("kernels/sort/radix.cl").text;
+  const std::size_t units = rt.device().compute_units;
+  for (int a = 4; a < argc; ++a) {
+    const std::size_t wg = std::strtoul(argv[a], nullptr, 10);
+    const char* cross = std::strchr(argv[a], 'x');
+    const std::size_t items = cross ? std::strtoul(cross + 1, nullptr, 10) : 16;
+    const std::string options = "-DWITH_VALUES=0 -DRADIX_WG=" + std::to_string(wg) +
+                                " -DRADIX_ITEMS=" + std::to_string(items) +
+                                " -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=" +
+                                (std::getenv("RAW_RANK") ? std::getenv("RAW_RANK") : "2") +
+                                " -DLOOKBACK_WINDOW=4 "
+                                "-DRANK_EARLY=1 -DHIST_COPIES=1 -DKEY_KIND=0";
+    cl::Program program(context, text);
+    if (program.build({device}, options.c_str()) != CL_SUCCESS) {
+      std::printf("%-10s build failed: %s\n", argv[a],
+                  program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device).substr(0, 600).c_str());
+      continue;
+    }
+    const std::size_t tile = wg * items;
+    const std::size_t tiles = (n + tile - 1) / tile;
+    const std::size_t status_words = tiles * 256;
+    cl::Buffer even(context, CL_MEM_READ_WRITE, 4 * status_words),
+        odd(context, CL_MEM_READ_WRITE, 4 * status_words);
+    cl::Kernel init(program, "radix_onesweep_init"), histogram(program, "radix_global_histogram"),
+        scan(program, "radix_global_scan"), pass(program, "radix_onesweep");
+    const cl_uint count = static_cast<cl_uint>(n), kind = 0;
+    std::vector<std::vector<double>> per(7);
+    std::vector<double> spans;
+    bool right = true;
+    cl_int status = CL_SUCCESS;
+    for (int r = 0; r <= runs && status == CL_SUCCESS; ++r) {
+      queue.enqueueCopyBuffer(input, work, 0, 0, 4 * n);
+      queue.finish();
+      std::vector<cl::Event> events(7);
+      init.setArg(0, even);
+      init.setArg(1, static_cast<cl_uint>(status_words));
+      init.setArg(2, tickets);
+      init.setArg(3, digits);
+      const std::size_t init_items = (std::max<std::size_t>(status_words, 1024) + 255) / 256 * 256;
+      status |= queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(init_items),
+                                           cl::NDRange(256), nullptr, &events[0]);
+      histogram.setArg(0, work);
+      histogram.setArg(1, kind);
+      histogram.setArg(2, count);
+      histogram.setArg(3, digits);
+      const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
+      status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
+                                           cl::NDRange(256), nullptr, &events[1]);
+      scan.setArg(0, digits);
+      status |= queue.enqueueNDRangeKernel(scan, cl::NullRange, cl::NDRange(256), cl::NDRange(256),
+                                           nullptr, &events[2]);
+      for (cl_uint p = 0; p < 4; ++p) {
+        pass.setArg(0, p % 2 == 0 ? work : other);
+        pass.setArg(1, p % 2 == 0 ? other : work);
+        pass.setArg(2, kind);
+        pass.setArg(3, count);
+        pass.setArg(4, 8 * p);
+        pass.setArg(5, p);
+        pass.setArg(6, tickets);
+        pass.setArg(7, digits);
+        pass.setArg(8, p % 2 == 0 ? even : odd);
+        pass.setArg(9, p % 2 == 0 ? odd : even);
+        status |= queue.enqueueNDRangeKernel(pass, cl::NullRange, cl::NDRange(tiles * wg),
+                                             cl::NDRange(wg), nullptr, &events[3 + p]);
+      }
+      status |= queue.finish();
+      if (status != CL_SUCCESS) break;
+      if (r == 0) {
+        std::vector<cl_uint> out(n);
+        queue.enqueueReadBuffer(work, CL_TRUE, 0, 4 * n, out.data());
+        right = out == sorted;
+        continue;
+      }
+      std::uint64_t first = ~0ull, last = 0;
+      for (std::size_t e = 0; e < events.size(); ++e) {
+        const std::uint64_t start = events[e].getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const std::uint64_t end = events[e].getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        per[e].push_back((end - start) * 1e-6);
+        first = std::min(first, start);
+        last = std::max(last, end);
+      }
+      spans.push_back((last - first) * 1e-6);
+    }
+    if (status != CL_SUCCESS) {
+      std::printf("%-10s launch failed: %d\n", argv[a], status);
+      continue;
+    }
+    const double ms = median(spans);
+    std::printf("raw %-10s %-6s %8.3f ms %7.2f Gkeys/s |", argv[a], right ? "ok" : "WRONG", ms,
+                n / ms * 1e-6);
+    for (auto& v : per) std::printf(" %.3f", median(v));
+    std::printf("\n");
     std::fflush(stdout);
   }
   return 0;
@@ -165,6 +311,12 @@ static double median(std::vector<double> v) {
 }
 
 int main(int argc, char** argv) {
+  if (argc >= 5 && std::strcmp(argv[1], "--raw") == 0) {
+    clf::DeviceRequest request = clf::DeviceRequest::from_environment();
+    request.profiling = true;
+    clf::Runtime rt(request);
+    return raw(rt, argc, argv);
+  }
   if (argc >= 2 && std::strcmp(argv[1], "--wginfo") == 0) {
     clf::Runtime rt(clf::DeviceRequest::from_environment());
     return wginfo(rt, argc, argv);
@@ -172,7 +324,8 @@ int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr,
                  "usage: sort-probe N RUNS 'label|VAR=VAL|...' ...\n"
-                 "       sort-probe --wginfo 'label|options|file' ...\n");
+                 "       sort-probe --wginfo 'label|options|file' ...\n"
+                 "       sort-probe --raw N RUNS WGxITEMS ...\n");
     return 2;
   }
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
