@@ -13,11 +13,12 @@
 //   default          radix sort, 8-bit digits, local ranking; "onesweep" where work-groups make
 //                    forward progress (NVIDIA GPUs), "radix" elsewhere
 //   radix            portable LSD radix, 8-bit digits: upsweep (histograms), scan, downsweep
-//                    (scatter). On GPUs tiles of 4096 keys ranked in local memory; on CPUs one
+//                    (scatter). On GPUs tiles of 7168 keys (5120 with values) ranked in local
+//                    memory (docs/sort.md); on CPUs one
 //                    long chunk of keys per work-item (what CPUs do fast)
 //   radix-tiles      "radix" with tiles on any device, ranked by two 4-bit splits
 //   radix-match      "radix" with tiles on any device, ranked by warp multi-split: inline PTX
-//                    (match.any.sync) on NVIDIA, emulated with barriers elsewhere (slow; it
+//                    (ballots, shfl.sync) on NVIDIA, emulated with barriers elsewhere (slow; it
 //                    tests the NVIDIA code's structure on PoCL)
 // Tile ranking on GPUs ("radix", "onesweep", "default"): warp multi-split on NVIDIA when its
 // inline PTX builds (else, and on other GPUs, two 4-bit splits). Benchmark knobs, read when a
