@@ -14,8 +14,8 @@
 //                    forward progress (NVIDIA GPUs), "radix" elsewhere
 //   radix            portable LSD radix, 8-bit digits: upsweep (histograms), scan, downsweep
 //                    (scatter). On GPUs tiles of 7168 keys (5120 with values) ranked in local
-//                    memory (docs/sort.md); on CPUs one
-//                    long chunk of keys per work-item (what CPUs do fast)
+//                    memory (docs/sort.md); on CPUs one long chunk of keys per work-item (what
+//                    CPUs do fast)
 //   radix-tiles      "radix" with tiles on any device, ranked by two 4-bit splits
 //   radix-match      "radix" with tiles on any device, ranked by warp multi-split: inline PTX
 //                    (ballots, shfl.sync) on NVIDIA, emulated with barriers elsewhere (slow; it
