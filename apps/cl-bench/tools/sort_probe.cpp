@@ -183,13 +183,8 @@ static int wginfo(clf::Runtime& rt, int argc, char** argv) {
 
 static double median(std::vector<double> v);
 
-// The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
-// clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
-// reports), for tile shapes the Sorter cannot launch.
-//   sort-probe --raw N RUNS 'WGxITEMS' ...
-static int raw(clf::Runtime& rt, int argc, char** argv) {
-  const std::size_t n = std::strtoull(argv[2], nullptr, 10);
-  const int runs = std::atoi(argv[3]);
+// The same n pseudo-random keys every run (splitmix64).
+static std::vector<cl_uint> random_keys(std::size_t n) {
   std::vector<cl_uint> keys(n);
   std::uint64_t x = 12345;
   for (std::size_t i = 0; i < n; ++i) {
@@ -199,6 +194,17 @@ static int raw(clf::Runtime& rt, int argc, char** argv) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     keys[i] = static_cast<cl_uint>(z ^ (z >> 31));
   }
+  return keys;
+}
+
+// The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
+// clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
+// reports), for tile shapes the Sorter cannot launch.
+//   sort-probe --raw N RUNS 'WGxITEMS' ...
+static int raw(clf::Runtime& rt, int argc, char** argv) {
+  const std::size_t n = std::strtoull(argv[2], nullptr, 10);
+  const int runs = std::atoi(argv[3]);
+  std::vector<cl_uint> keys = random_keys(n);
   std::vector<cl_uint> sorted = keys;
   clf::primitives::reference::radix_sort16(sorted);
   const cl::Context& context = rt.context();
@@ -333,16 +339,8 @@ int main(int argc, char** argv) {
   clf::DeviceRequest request = clf::DeviceRequest::from_environment();
   request.profiling = true;
   clf::Runtime rt(request);
-  std::vector<cl_uint> keys(n), values(n);
-  std::uint64_t x = 12345;
-  for (std::size_t i = 0; i < n; ++i) {
-    x += 0x9e3779b97f4a7c15ull;
-    std::uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    keys[i] = static_cast<cl_uint>(z ^ (z >> 31));
-    values[i] = static_cast<cl_uint>(i);
-  }
+  std::vector<cl_uint> keys = random_keys(n), values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i);
   std::vector<cl_uint> sorted = keys;
   clf::primitives::reference::radix_sort16(sorted);
   clf::DeviceBuffer<cl_uint> in_k(rt, n), work_k(rt, n), in_v(rt, n), work_v(rt, n);
