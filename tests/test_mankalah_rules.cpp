@@ -4,19 +4,13 @@
 
 #include "cpu_search.hpp"
 #include "game.hpp"
+#include "mankalah_test_support.hpp"
 #include "shared/kalah.h"
 
 namespace {
 
 using mankalah::perft;
-
-KalahBoard board_of(std::initializer_list<int> cells, int to_move) {
-  KalahBoard board{};
-  int c = 0;
-  for (int count : cells) board.cells[c++] = static_cast<cl_uchar>(count);
-  board.to_move = static_cast<cl_uchar>(to_move);
-  return board;
-}
+using mankalah_test::board_of;
 
 int total(const KalahBoard& board) {
   int sum = 0;

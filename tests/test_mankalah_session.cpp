@@ -3,20 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "game.hpp"
+#include "mankalah_test_support.hpp"
 #include "session.hpp"
 
 namespace {
 
 using mankalah::Session;
 using mankalah::SessionSettings;
-
-KalahBoard board_of(std::initializer_list<int> cells, int to_move) {
-  KalahBoard board{};
-  int c = 0;
-  for (int count : cells) board.cells[c++] = static_cast<cl_uchar>(count);
-  board.to_move = static_cast<cl_uchar>(to_move);
-  return board;
-}
+using mankalah_test::board_of;
 
 TEST(MankalahSession, LastSownCellSkipsTheOpponentsStoreAndWraps) {
   const KalahBoard start = kalah_start(KALAH_BOTTOM);

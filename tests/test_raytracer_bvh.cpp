@@ -2,20 +2,13 @@
 // and traversal finds the same nearest sphere as testing every sphere.
 #include <gtest/gtest.h>
 
-#include "apps/raytracer/render_settings.hpp"
-#include "apps/raytracer/renderer.hpp"
+#include "raytracer_test_support.hpp"
 #include "shared/random.h"
-#include "test_support.hpp"
 
 namespace {
 
-using clf_test::runtime;
+using raytracer_test::renderer;
 using namespace raytracer;
-
-DeviceRenderer& renderer() {
-  static DeviceRenderer* shared = new DeviceRenderer(runtime(), kReferenceBuildOptions);
-  return *shared;
-}
 
 void expect_same_bvh(const std::vector<RtSphere>& spheres) {
   Scene scene;

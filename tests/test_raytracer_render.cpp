@@ -4,20 +4,12 @@
 
 #include <cmath>
 
-#include "apps/raytracer/render_settings.hpp"
-#include "apps/raytracer/renderer.hpp"
-#include "test_support.hpp"
+#include "raytracer_test_support.hpp"
 
 namespace {
 
-using clf_test::runtime;
+using raytracer_test::renderer;
 using namespace raytracer;
-
-// One renderer (and its compiled kernels) for every test in this file.
-DeviceRenderer& renderer() {
-  static DeviceRenderer* shared = new DeviceRenderer(runtime(), kReferenceBuildOptions);
-  return *shared;
-}
 
 int channel(cl_uint pixel, int c) { return static_cast<int>((pixel >> (8 * c)) & 0xFF); }
 
