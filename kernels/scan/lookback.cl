@@ -34,6 +34,7 @@
 // The host passes a new epoch on every call, so words left by earlier calls read as "not yet
 // published" and the status array needs no clearing between calls; likewise tickets keep
 // counting across calls and the host passes the first ticket of this call.
+#include "kernels/common/nvidia_warp.cl"
 #include "kernels/scan/common.cl"
 
 #ifndef CLF_PTX
@@ -72,41 +73,7 @@
 #define FLAG_AGGREGATE 1UL
 #define FLAG_PREFIX 2UL
 
-// --- warp operations: lanes are consecutive local ids (NVIDIA forms warps that way); every
-// lane of the warp takes part in each call.
-inline uint shfl_up(uint value, uint delta) {
-  uint result;
-  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-               : "=r"(result)
-               : "r"(value), "r"(delta));
-  return result;
-}
-
-inline uint shfl_xor(uint value, uint mask) {
-  uint result;
-  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-               : "=r"(result)
-               : "r"(value), "r"(mask));
-  return result;
-}
-
-inline uint shfl_idx(uint value, uint lane) {
-  uint result;
-  asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-               : "=r"(result)
-               : "r"(value), "r"(lane));
-  return result;
-}
-
-// Bit l set where lane l's `predicate` is nonzero.
-inline uint ballot(uint predicate) {
-  uint result;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
-      : "=r"(result)
-      : "r"(predicate));
-  return result;
-}
+// --- warp operations (shfl_up, shfl_xor, shfl_idx, ballot): kernels/common/nvidia_warp.cl
 
 // Sum of `value` over lanes 0..lane.
 inline T warp_inclusive_scan(T value, uint lane) {

@@ -48,6 +48,9 @@
 #ifndef WARP_SCAN
 #define WARP_SCAN (RANK_MATCH == 2)
 #endif
+#if RANK_MATCH == 2
+#include "kernels/common/nvidia_warp.cl"
+#endif
 // Global histogram: copies of the counters per work-group; work-item lid counts into copy
 // lid % HIST_COPIES, laid out so that the lanes of a warp spread over the banks.
 #ifndef HIST_COPIES
@@ -314,11 +317,7 @@ inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local 
   const uint leader = 31u - clz(peers);  // the highest peer
   uint base = 0;
   if (lane == leader) base = atomic_add(&warp_counts[digit], popcount(peers));
-  uint shared;
-  asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-               : "=r"(shared)
-               : "r"(base), "r"(leader));
-  return shared + below;
+  return shfl_idx(base, leader) + below;
 }
 #elif RANK_MATCH == 1
 // The same with local memory and two barriers: `lanes` holds 2 * RADIX_WG words (each
@@ -378,10 +377,7 @@ inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total)
   uint inclusive = value;
   RADIX_UNROLL
   for (uint delta = 1; delta < WARP; delta <<= 1) {
-    uint up;
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-                 : "=r"(up)
-                 : "r"(inclusive), "r"(delta));
+    const uint up = shfl_up(inclusive, delta);
     if (lane >= delta) inclusive += up;
   }
   if (lane == WARP - 1) scratch[warp] = inclusive;
