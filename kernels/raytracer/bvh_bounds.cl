@@ -3,6 +3,22 @@
 // (pass 2, the same kernel over `partial` boxes). Boxes are (min, max) float4 pairs.
 #include "shared/raytracer.h"
 
+// The work-group's box of every work-item's (lo, hi), left in local_min[0] and local_max[0]
+// (a tree in local memory; the work-group size is a power of two).
+inline void reduce_box(float4 lo, float4 hi, __local float4* local_min, __local float4* local_max) {
+  const uint lid = get_local_id(0);
+  local_min[lid] = lo;
+  local_max[lid] = hi;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    if (lid < stride) {
+      local_min[lid] = fmin(local_min[lid], local_min[lid + stride]);
+      local_max[lid] = fmax(local_max[lid], local_max[lid + stride]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
 __kernel void rt_bvh_bounds_spheres(__global const RtSphere* spheres, uint count,
                                     __global float4* boxes, __local float4* local_min,
                                     __local float4* local_max) {
@@ -14,16 +30,7 @@ __kernel void rt_bvh_bounds_spheres(__global const RtSphere* spheres, uint count
     lo = fmin(lo, c);
     hi = fmax(hi, c);
   }
-  local_min[lid] = lo;
-  local_max[lid] = hi;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (lid < stride) {
-      local_min[lid] = fmin(local_min[lid], local_min[lid + stride]);
-      local_max[lid] = fmax(local_max[lid], local_max[lid + stride]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  reduce_box(lo, hi, local_min, local_max);
   if (lid == 0) {
     boxes[2 * get_group_id(0)] = local_min[0];
     boxes[2 * get_group_id(0) + 1] = local_max[0];
@@ -39,16 +46,7 @@ __kernel void rt_bvh_bounds_boxes(__global float4* boxes, uint count, __local fl
     lo = fmin(lo, boxes[2 * i]);
     hi = fmax(hi, boxes[2 * i + 1]);
   }
-  local_min[lid] = lo;
-  local_max[lid] = hi;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (lid < stride) {
-      local_min[lid] = fmin(local_min[lid], local_min[lid + stride]);
-      local_max[lid] = fmax(local_max[lid], local_max[lid + stride]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  reduce_box(lo, hi, local_min, local_max);
   if (lid == 0) {
     boxes[0] = local_min[0];
     boxes[1] = local_max[0];
