@@ -20,7 +20,9 @@ packages=(
   python3-matplotlib
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
-  packages+=(libgtk-4-dev xvfb xauth)
+  # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without
+  # a GPU do (software rasteriser).
+  packages+=(libgtk-4-dev xvfb xauth libgl1-mesa-dri libegl-mesa0)
 fi
 
 install_missing() {

@@ -1,7 +1,9 @@
 #include "apps/gtk/frame_view.hpp"
 
+#include <cerrno>
 #include <set>
 
+#include "apps/gtk/render_watch.hpp"
 #include "framework/device.hpp"
 
 namespace clf::gtk {
@@ -93,6 +95,7 @@ void shell_activate(GtkApplication* app, gpointer data) {
   GtkWidget* window = gtk_application_window_new(app);
   gtk_window_set_title(GTK_WINDOW(window), shell->title.c_str());
   gtk_window_set_default_size(GTK_WINDOW(window), shell->width, shell->height);
+  RenderWatch::attach(GTK_WINDOW(window), program_invocation_short_name);
   shell->build(app, GTK_WINDOW(window));
   gtk_window_present(GTK_WINDOW(window));
 }
@@ -160,7 +163,10 @@ std::size_t png_distinct_colors(const std::string& path) {
 }
 
 void post_to_ui(std::function<void()> fn) {
-  g_idle_add(run_posted, new std::function<void()>(std::move(fn)));
+  // G_PRIORITY_DEFAULT, above GTK's layout and paint (GDK_PRIORITY_REDRAW): at idle priority a
+  // renderer that needs longer than a frame interval (software OpenGL) starves results forever.
+  g_idle_add_full(G_PRIORITY_DEFAULT, run_posted, new std::function<void()>(std::move(fn)),
+                  nullptr);
 }
 
 }  // namespace clf::gtk

@@ -36,8 +36,8 @@ class FrameView {
 GtkWidget* device_picker(int selected, std::function<void(int)> on_change);
 
 // Runs a GtkApplication whose activate handler calls build(app, window) with a new window of
-// the given title and size. Returns the exit status. Extra argv are left to the caller
-// (pass only argv[0]).
+// the given title and size, its paint times watched (RenderWatch). Returns the exit status. Extra
+// argv are left to the caller (pass only argv[0]).
 int run_application(const std::string& id, const std::string& title, int width, int height,
                     std::function<void(GtkApplication*, GtkWindow*)> build);
 
@@ -46,7 +46,7 @@ bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* er
 // Distinct colours in a PNG (0 when it cannot be read): a blank screenshot has 1.
 std::size_t png_distinct_colors(const std::string& path);
 
-// Calls fn on the UI thread (g_idle_add), from any thread.
+// Calls fn on the UI thread, from any thread, before the next layout and paint.
 void post_to_ui(std::function<void()> fn);
 
 }  // namespace clf::gtk

@@ -2,7 +2,7 @@
 // pending request instead of queueing behind it, so a GUI never lags behind its input (the
 // seed raytracer's "discarding frames" problem, solved without flushing the event loop).
 // No GTK here, so it is unit-tested without a display; FrameView/app code posts results to the
-// UI thread from `deliver` (g_idle_add).
+// UI thread from `deliver` (clf::gtk::post_to_ui).
 #pragma once
 
 #include <condition_variable>

@@ -19,6 +19,7 @@
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
+#include "apps/gtk/render_watch.hpp"
 #include "apps/gtk/smoke_test.hpp"
 #include "engine.hpp"
 #include "framework/runtime.hpp"
@@ -37,8 +38,15 @@ double ms_since(Clock::time_point start) {
 const int kTimeChoicesMs[] = {100, 250, 500, 1000, 2000, 5000, 10000};
 // A chained AI turn (extra moves) is shown move by move, this far apart.
 constexpr int kChainPauseMs = 450;
-// The smoke test ends every AI search that runs longer than this with "move now".
+// The smoke test ends every second AI search with "move now" after this long.
 constexpr double kSmokeMoveNowAfterMs = 300;
+// An AI search must answer within its time plus this margin (the smoke test checks it).
+constexpr double kAnswerMarginMs = 1000;
+// "Move now" plays the best move found so far itself if the search has not answered by then.
+constexpr int kMoveNowGraceMs = 500;
+// The status line's clock is redrawn this often while the AI thinks (each redraw repaints the
+// window, which costs tens of milliseconds on a software renderer).
+constexpr double kStatusClockMs = 250;
 
 const char* kCss = R"css(
 .mankalah-root { background: #231a13; }
@@ -206,6 +214,13 @@ struct Gui {
   double longest_stall_ms = 0;  // between UI ticks while a search ran
   Clock::time_point move_now_pressed;
   double slowest_move_now_ms = -1;
+  double slowest_timed_answer_ms = -1;      // AI searches that ran their whole budget
+  std::uint64_t board_draws_searching = 0;  // pits and stores drawn while a search ran
+  std::uint64_t frames_searching = 0;       // window frames painted while a search ran
+  double searching_ms = 0;
+  int shown_counts[KALAH_CELLS] = {};  // the stones each cell's label shows (it starts at "0")
+  std::uint64_t frames_at_last_tick = 0;
+  Clock::time_point status_updated;
 
   const KalahBoard& board() const { return session.board(); }
 
@@ -240,9 +255,12 @@ struct Gui {
     const TurnMarks marks = session.last_turn();
     const bool searching_move = active_kind == SearchKind::ai_move;
     for (int c = 0; c < KALAH_CELLS; ++c) {
-      gtk_label_set_text(GTK_LABEL(counts[c]), std::to_string(board().cells[c]).c_str());
+      if (shown_counts[c] != board().cells[c]) {
+        shown_counts[c] = board().cells[c];
+        gtk_label_set_text(GTK_LABEL(counts[c]), std::to_string(board().cells[c]).c_str());
+        gtk_widget_queue_draw(areas[c]);
+      }
       gtk_label_set_text(GTK_LABEL(captions[c]), caption(c).c_str());
-      gtk_widget_queue_draw(areas[c]);
       const bool played =
           std::find(marks.played.begin(), marks.played.end(), c) != marks.played.end();
       const bool captured =
@@ -291,6 +309,7 @@ struct Gui {
   }
 
   void update_status() {
+    status_updated = Clock::now();
     std::ostringstream line;
     line.setf(std::ios::fixed);
     if (active_kind != SearchKind::none) {
@@ -417,6 +436,8 @@ struct Gui {
     if (move_now_pressed != Clock::time_point{}) {
       slowest_move_now_ms = std::max(slowest_move_now_ms, ms_since(move_now_pressed));
       move_now_pressed = Clock::time_point{};
+    } else {
+      slowest_timed_answer_ms = std::max(slowest_timed_answer_ms, ms_since(search_started));
     }
     if (!reply.error.empty()) {
       std::cerr << "cl-mankalah: " << reply.engine << ": " << reply.error << "\n";
@@ -469,6 +490,34 @@ struct Gui {
     if (!active_stop) return;
     move_now_pressed = Clock::now();
     active_stop->store(true);
+    // An engine that does not stop in time (a long device launch) must not hold the game up.
+    struct Pending {
+      Gui* gui;
+      std::uint64_t serial;
+    };
+    g_timeout_add_full(
+        G_PRIORITY_DEFAULT, kMoveNowGraceMs,
+        +[](gpointer data) -> gboolean {
+          const auto* pending = static_cast<const Pending*>(data);
+          pending->gui->move_now_fallback(pending->serial);
+          return G_SOURCE_REMOVE;
+        },
+        new Pending{this, active_serial},
+        [](gpointer data) { delete static_cast<Pending*>(data); });
+  }
+
+  // The search `serial` was told to stop and has not answered: answer with its last completed
+  // depth's move (or the first legal one) as if the search had returned it.
+  void move_now_fallback(std::uint64_t serial) {
+    if (serial == 0 || serial != active_serial) return;
+    SearchReply reply;
+    reply.serial = serial;
+    reply.engine = active_engine;
+    if (has_progress) reply.result = progress;
+    reply.result.move = has_progress ? progress.move : -1;
+    std::cerr << "cl-mankalah: " << active_engine << " did not stop within " << kMoveNowGraceMs
+              << " ms of \"move now\"; playing its best move so far\n";
+    receive(std::move(reply));
   }
 
   void new_game() {
@@ -520,13 +569,19 @@ struct Gui {
   void tick() {
     const double gap = ms_since(last_tick);
     last_tick = Clock::now();
+    const std::uint64_t frames = clf::gtk::RenderWatch::of(window)->frames();
     if (active_kind != SearchKind::none) {
       longest_stall_ms = std::max(longest_stall_ms, gap);
-      update_status();
+      frames_searching += frames - frames_at_last_tick;
+      searching_ms += gap;
+      if (ms_since(status_updated) >= kStatusClockMs) update_status();
     }
+    frames_at_last_tick = frames;
     if (!smoke.active()) return;
     if (active_kind != SearchKind::none) {
-      if (!smoke_move_now_sent && ms_since(search_started) > kSmokeMoveNowAfterMs) {
+      // Every second AI search is cut short with "move now"; the others run their whole time.
+      if (!smoke_move_now_sent && ai_moves % 2 == 1 &&
+          ms_since(search_started) > kSmokeMoveNowAfterMs) {
         smoke_move_now_sent = true;
         g_signal_emit_by_name(move_now, "clicked");  // as if the button were pressed
       }
@@ -551,15 +606,23 @@ struct Gui {
             return detail.str();
           },
           [this](std::size_t colors, std::string* detail) {
+            const clf::gtk::RenderWatch* watch = clf::gtk::RenderWatch::of(window);
+            const double frames_per_s =
+                searching_ms > 0 ? 1000.0 * frames_searching / searching_ms : 0;
             std::ostringstream more;
             more.setf(std::ios::fixed);
             more.precision(0);
-            more << ", longest UI stall while searching " << longest_stall_ms << " ms";
-            if (slowest_move_now_ms >= 0)
-              more << ", move now answered within " << slowest_move_now_ms << " ms";
+            more << ", longest UI stall while searching " << longest_stall_ms << " ms"
+                 << ", slowest timed answer " << slowest_timed_answer_ms << " ms of " << time_ms
+                 << ", move now answered within " << slowest_move_now_ms << " ms, " << frames_per_s
+                 << " frames/s and " << board_draws_searching
+                 << " board cells drawn while searching, renderer " << watch->renderer()
+                 << (watch->slow() ? " (slow)" : "");
             *detail += more.str();
-            return colors > 50 && ai_moves > 0 && longest_stall_ms < 1000 &&
-                   slowest_move_now_ms < 1000;
+            return colors > 50 && ai_moves > 1 && longest_stall_ms < 1000 &&
+                   slowest_move_now_ms >= 0 && slowest_move_now_ms < 1000 &&
+                   slowest_timed_answer_ms >= 0 &&
+                   slowest_timed_answer_ms < time_ms + kAnswerMarginMs;
           });
     }
   }
@@ -600,6 +663,7 @@ void draw_cell(GtkDrawingArea*, cairo_t* cr, int width, int height, gpointer dat
   static const double palette[][3] = {{0.20, 0.58, 0.88}, {0.90, 0.32, 0.26}, {0.22, 0.78, 0.47},
                                       {0.96, 0.76, 0.14}, {0.62, 0.38, 0.76}, {0.90, 0.88, 0.82}};
   const CellRef* ref = static_cast<const CellRef*>(data);
+  if (ref->gui->active_kind != SearchKind::none) ++ref->gui->board_draws_searching;
   const int n = ref->gui->board().cells[ref->cell];
   if (n == 0 || width < 8 || height < 8) return;
   const double rx = width / 2.0 - 2, ry = height / 2.0 - 2;

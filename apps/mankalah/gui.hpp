@@ -14,9 +14,10 @@ struct GuiOptions {
   std::string first = "human";  // human|ai
   bool match = false;           // start in Calvin's two-game match
   clf::DeviceRequest request;   // for gpu-layered and hybrid
-  // Smoke test: the human plays smoke_moves moves (bonzo's choice), every AI search that runs
-  // longer than 300 ms is ended with "move now"; then the window is saved here, checked not to
-  // be blank (and the UI never to have stalled), and the program quits (exit 1 on failure).
+  // Smoke test: the human plays smoke_moves moves (bonzo's choice), every second AI search is
+  // ended with "move now" after 300 ms, the others run their time; then the window is saved
+  // here, checked not to be blank, every answer to have come in time and the UI never to have
+  // stalled, and the program quits (exit 1 on failure).
   std::string screenshot;
   int smoke_moves = 2;
 };
