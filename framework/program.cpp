@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -12,9 +11,8 @@
 #include <sstream>
 #include <tuple>
 
-#include <unistd.h>
-
 #include "framework/error.hpp"
+#include "framework/program_cache_file.hpp"
 
 namespace clf {
 
@@ -78,101 +76,6 @@ SourceMap map_source(const std::string& flattened) {
     map.files[file][number++] = line;
   }
   return map;
-}
-
-// --- the on-disk binary cache --------------------------------------------------------------
-
-std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 1469598103934665603ULL) {
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ULL;
-  }
-  return hash;
-}
-
-std::string hex(std::uint64_t value) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
-
-void write_string(std::ostream& out, const std::string& text) {
-  out << text.size() << ' ';
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-}
-
-bool read_string(std::istream& in, std::string& text) {
-  std::size_t size = 0;
-  if (!(in >> size) || in.get() != ' ' || size > (1U << 30)) return false;
-  text.resize(size);
-  return static_cast<bool>(in.read(text.data(), static_cast<std::streamsize>(size)));
-}
-
-constexpr const char* kCacheMagic = "clf-program-cache-1";
-
-struct CacheEntry {
-  std::string binary;
-  std::vector<KernelInfo> kernels;
-};
-
-void save_entry(const std::filesystem::path& file, const std::string& key,
-                const CacheEntry& entry) {
-  std::error_code ignored;
-  std::filesystem::create_directories(file.parent_path(), ignored);
-  // Write beside and rename, so a concurrent reader never sees half a file.
-  const std::filesystem::path temporary = file.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) return;  // an unwritable cache is not an error: we just build again next time
-    out << kCacheMagic << '\n';
-    write_string(out, key);
-    write_string(out, entry.binary);
-    out << entry.kernels.size() << ' ';
-    for (const KernelInfo& kernel : entry.kernels) {
-      write_string(out, kernel.name);
-      out << kernel.arg_count << ' ' << (kernel.args_known ? 1 : 0) << ' ';
-      for (const KernelArgInfo& arg : kernel.args) {
-        write_string(out, arg.name);
-        write_string(out, arg.type_name);
-        out << static_cast<int>(arg.address) << ' ' << (arg.is_const ? 1 : 0) << ' ';
-      }
-    }
-    if (!out) return;
-  }
-  std::filesystem::rename(temporary, file, ignored);
-  if (ignored) std::filesystem::remove(temporary, ignored);
-}
-
-bool load_entry(const std::filesystem::path& file, const std::string& key, CacheEntry& entry) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::string magic;
-  std::string stored_key;
-  if (!std::getline(in, magic) || magic != kCacheMagic) return false;
-  if (!read_string(in, stored_key) || stored_key != key) return false;
-  if (!read_string(in, entry.binary)) return false;
-  std::size_t kernel_count = 0;
-  if (!(in >> kernel_count) || in.get() != ' ') return false;
-  entry.kernels.resize(kernel_count);
-  for (KernelInfo& kernel : entry.kernels) {
-    int known = 0;
-    if (!read_string(in, kernel.name) || !(in >> kernel.arg_count >> known) || in.get() != ' ') {
-      return false;
-    }
-    kernel.args_known = known != 0;
-    kernel.args.resize(kernel.args_known ? kernel.arg_count : 0);
-    for (KernelArgInfo& arg : kernel.args) {
-      int address = 0;
-      int is_const = 0;
-      if (!read_string(in, arg.name) || !read_string(in, arg.type_name) ||
-          !(in >> address >> is_const) || in.get() != ' ') {
-        return false;
-      }
-      arg.address = static_cast<AddressSpace>(address);
-      arg.is_const = is_const != 0;
-    }
-  }
-  return true;
 }
 
 // --- kernel argument info ------------------------------------------------------------------
@@ -269,23 +172,21 @@ std::shared_ptr<const Program> build_program(const cl::Context& context, const D
                           device.name + "\n" + device.driver_version + "\n" + options + "\n" +
                           source.text;
   const std::filesystem::path cache_file =
-      std::filesystem::path(disk_cache.directory) /
-      (hex(fnv1a(key)) + hex(fnv1a(key, 0x84222325cbf29ce4ULL)) + ".bin");
+      std::filesystem::path(disk_cache.directory) / program_cache_file_name(key);
 
   if (disk_cache.enabled) {
-    CacheEntry entry;
-    if (load_entry(cache_file, key, entry)) {
+    if (std::optional<ProgramCacheEntry> entry = load_program_cache_entry(cache_file, key)) {
       cl_int status = CL_SUCCESS;
       std::vector<cl_int> binary_status;
       cl::Program program(context, {device.device},
-                          cl::Program::Binaries{
-                              std::vector<unsigned char>(entry.binary.begin(), entry.binary.end())},
+                          cl::Program::Binaries{std::vector<unsigned char>(entry->binary.begin(),
+                                                                           entry->binary.end())},
                           &binary_status, &status);
       if (status == CL_SUCCESS && program.build({device.device}, options.c_str()) == CL_SUCCESS) {
         ++stats.disk_hits;
         if (disk_cache.trace)
           std::cerr << "clf cache: hit  " << source.name << " " << cache_file.string() << "\n";
-        return std::make_shared<Program>(program, source.name, options, std::move(entry.kernels),
+        return std::make_shared<Program>(program, source.name, options, std::move(entry->kernels),
                                          true);
       }
     }
@@ -312,8 +213,9 @@ std::shared_ptr<const Program> build_program(const cl::Context& context, const D
     std::vector<std::vector<unsigned char>> binaries;
     if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
         !binaries[0].empty()) {
-      save_entry(cache_file, key,
-                 CacheEntry{std::string(binaries[0].begin(), binaries[0].end()), kernels});
+      save_program_cache_entry(
+          cache_file, key,
+          ProgramCacheEntry{std::string(binaries[0].begin(), binaries[0].end()), kernels});
     }
   }
   return std::make_shared<Program>(program, source.name, options, std::move(kernels), false);
