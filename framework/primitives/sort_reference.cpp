@@ -64,6 +64,7 @@ void radix16(std::vector<K>& keys, std::vector<cl_uint>* values) {
 
 template <typename K>
 void qsort_keys(std::vector<K>& keys) {
+  if (keys.empty()) return;  // qsort's base must not be null, even for no elements
   std::qsort(keys.data(), keys.size(), sizeof(K), compare_keys<K>);
 }
 
