@@ -5,6 +5,10 @@
 #   bash setup.sh demo     ... then run the main job headless on the best device found: every
 #                          app's apps/<app>/demo.sh
 #   bash setup.sh test     ... then check formatting and run the whole test suite (ctest)
+#   bash setup.sh sanitize ... then build with clang, AddressSanitizer and UndefinedBehavior-
+#                          Sanitizer into build-sanitize/ and run the test suite there
+#   bash setup.sh fuzz     ... then fuzz every parser of user input for FUZZ_SECONDS (default 60)
+#                          each, with the build-sanitize/ build (tests/fuzz/run.sh)
 # Installs with apt-get (sudo when not root); says what it installs. SETUP_NO_GUI=1 skips GTK4.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,7 +20,7 @@ packages=(
   pocl-opencl-icd clinfo
   libgtest-dev googletest libgmock-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
-  clang-format
+  clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
@@ -47,9 +51,20 @@ install_missing() {
 }
 
 build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   cmake --build build -j "$(nproc)"
 }
+
+# Host code under ASan and UBSan (clang), with the libFuzzer targets. Leaks inside the OpenCL
+# driver, GTK and their libraries are not ours: tests/lsan_suppressions.txt names them.
+sanitize_build() {
+  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DCLF_SANITIZE=address,undefined -DCLF_FUZZ=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+  cmake --build build-sanitize -j "$(nproc)"
+}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan_suppressions.txt:print_suppressions=0}
 
 check_format() {
   local files
@@ -78,5 +93,13 @@ case "$job" in
     install_missing; check_format; build
     (cd build && ctest --output-on-failure -j "$(nproc)")
     ;;
-  *) echo "usage: bash setup.sh [install|build|demo|test]" >&2; exit 2 ;;
+  sanitize)
+    install_missing; sanitize_build
+    (cd build-sanitize && ctest --output-on-failure -j "$(nproc)")
+    ;;
+  fuzz)
+    install_missing; sanitize_build
+    bash tests/fuzz/run.sh build-sanitize "${FUZZ_SECONDS:-60}"
+    ;;
+  *) echo "usage: bash setup.sh [install|build|demo|test|sanitize|fuzz]" >&2; exit 2 ;;
 esac

@@ -33,6 +33,10 @@ std::vector<std::string> split(const std::string& line) {
 CsvBoids read_csv(const std::string& path, int dims) {
   std::ifstream in(path);
   if (!in) throw clf::Error(path + ": cannot open the --init file for reading");
+  return read_csv(in, path, dims);
+}
+
+CsvBoids read_csv(std::istream& in, const std::string& path, int dims) {
   const std::vector<std::string> names =
       dims == 3 ? std::vector<std::string>{"x", "y", "z", "vx", "vy", "vz"}
                 : std::vector<std::string>{"x", "y", "vx", "vy"};

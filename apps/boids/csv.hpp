@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct CsvBoids {
 // Throws clf::Error "FILE:LINE: ..." naming the field and value for a malformed line, and for a
 // file that cannot be read or holds no boids.
 CsvBoids read_csv(const std::string& path, int dims);
+// The same from a stream; `path` names it in messages.
+CsvBoids read_csv(std::istream& in, const std::string& path, int dims);
 // Throws clf::Error when the file cannot be written.
 void write_csv(const std::string& path, const State& state, int dims);
 
