@@ -2,8 +2,9 @@
 """Plays a whole game of `cl-mankalah play` through a pseudo-terminal, as a person at a terminal
 would: moves by key (1-6, always the first non-empty pit), an illegal move, undo, hint, and at
 the end "quit". Checks that the program answers every input within the AI's time (per AI move)
-plus a margin, and that the move log (--log) replays move by move under Kalah's rules, written
-here independently of the C++ code, to the boards and final score the program reported.
+plus a margin, and that the move log (--log) replays move by move under Kalah's rules (written
+again in tests/kalah_rules.py, independently of the C++ code) to the boards and final score the
+program reported.
 
 usage: pty_play.py CL_MANKALAH [TIME_MS]"""
 import json
@@ -14,33 +15,9 @@ import sys
 import tempfile
 import time
 
+from kalah_rules import START, sow
+
 MARGIN_S = 2.0
-
-
-def sow(board, pit):
-    """Kalah(6,4) as Calvin's game plays it (shared/kalah.h): returns (extra_turn, game_over)."""
-    cells, side = board["cells"], board["to_move"]
-    store, skipped = (13, 6) if side == 1 else (6, 13)
-    first = 7 if side == 1 else 0
-    stones, cells[pit], last = cells[pit], 0, pit
-    for _ in range(stones):
-        last = (last + 1) % 14
-        if last == skipped:
-            last = (last + 1) % 14
-        cells[last] += 1
-    extra = last == store
-    if not extra and first <= last < first + 6 and cells[last] == 1 and cells[12 - last] > 0:
-        cells[store] += 1 + cells[12 - last]
-        cells[last] = cells[12 - last] = 0
-    over = sum(cells[0:6]) == 0 or sum(cells[7:13]) == 0
-    if over:
-        cells[6] += sum(cells[0:6])
-        cells[13] += sum(cells[7:13])
-        for i in list(range(0, 6)) + list(range(7, 13)):
-            cells[i] = 0
-    elif not extra:
-        board["to_move"] = 1 - side
-    return extra, over
 
 
 class Terminal:
@@ -112,7 +89,7 @@ def main():
         if prompt == "new or quit> ":
             break
         moves = [e for e in log() if "ply" in e]
-        board = moves[-1]["board"] if moves else [4] * 6 + [0] + [4] * 6 + [0]
+        board = moves[-1]["board"] if moves else START
         key = next(i for i in range(6) if board[i] > 0) + 1
         prompt = answer(str(key), expect_ai=True)
     assert prompt == "new or quit> ", "the game did not end"
@@ -121,7 +98,7 @@ def main():
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"exit status {status}"
 
     # Replay the log: after an undo the game continues from the ply it names.
-    history = [{"cells": [4] * 6 + [0] + [4] * 6 + [0], "to_move": 0}]
+    history = [{"cells": list(START), "to_move": 0}]
     over = False
     for entry in log():
         if "ply" not in entry:
