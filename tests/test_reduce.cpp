@@ -60,7 +60,7 @@ void expect_matches(const std::vector<T>& values, ReduceOp op, const ReduceResul
 }
 
 // The default variant is tested with every op on every type. The baselines share the op and
-// type code (kernels/reduce/common.cl) with it and differ in their passes, so they are tested
+// type code (kernels/primitives/reduce/common.cl) with it and differ in their passes, so they are tested
 // with every op on int32 and with sum and argmin on the other types: each program costs about
 // a second to compile on PoCL.
 template <typename T>

@@ -83,7 +83,7 @@ class Compact<T>::Impl {
 
  private:
   CLKernel kernel(const char* name, bool indices) {
-    return CLKernel(runtime_, kernel_source("kernels/compact/compact.cl"), name,
+    return CLKernel(runtime_, kernel_source("kernels/primitives/compact/compact.cl"), name,
                     detail::scan_build_options<T>(shape_) + (indices ? " -DWRITE_INDICES" : ""));
   }
 

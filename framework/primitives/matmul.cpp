@@ -24,11 +24,11 @@ struct VariantSpec {
 constexpr unsigned kSeedTile = 16;  // work-group side of the seed's variants (tiles.cl, blocks*.cl)
 
 const VariantSpec kVariants[] = {
-    {"default", "kernels/matmul/register_tiles.cl", "matmul_register_tiles", 0, true},
-    {"naive", "kernels/matmul/naive.cl", "matmul_naive", 1, false},
-    {"tiles", "kernels/matmul/tiles.cl", "matmul_tiles", 1, true},
-    {"blocks", "kernels/matmul/blocks.cl", "matmul_blocks", 4, true},
-    {"blocks-tiles", "kernels/matmul/blocks_tiles.cl", "matmul_blocks_tiles", 4, true},
+    {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", 0, true},
+    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", 1, false},
+    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", 1, true},
+    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", 4, true},
+    {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", 4, true},
 };
 
 const VariantSpec& find_variant(const std::string& name) {

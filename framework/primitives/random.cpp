@@ -29,7 +29,7 @@ RandomFiller::RandomFiller(Runtime& runtime, const std::string& generator)
     throw Error("fill_random: unknown generator '" + generator +
                 "' (known: " + join(random_generators()) + ")");
   }
-  const Source source = kernel_source("kernels/random/" + generator + ".cl");
+  const Source source = kernel_source("kernels/primitives/random/" + generator + ".cl");
   fill_uint_ = std::make_unique<CLKernel>(runtime, source, generator + "_fill_uint");
   fill_float_ = std::make_unique<CLKernel>(runtime, source, generator + "_fill_float");
 }

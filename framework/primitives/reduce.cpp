@@ -56,9 +56,9 @@ struct VariantKernels {
   const char* kernel;
 };
 VariantKernels variant_kernels(const std::string& variant) {
-  if (variant == "default") return {"kernels/reduce/default.cl", "reduce_default"};
-  if (variant == "two-pass") return {"kernels/reduce/two_pass.cl", "reduce_two_pass"};
-  if (variant == "tree") return {"kernels/reduce/tree.cl", "reduce_tree"};
+  if (variant == "default") return {"kernels/primitives/reduce/default.cl", "reduce_default"};
+  if (variant == "two-pass") return {"kernels/primitives/reduce/two_pass.cl", "reduce_two_pass"};
+  if (variant == "tree") return {"kernels/primitives/reduce/tree.cl", "reduce_tree"};
   throw Error("reduce: unknown variant '" + variant + "' (known: " + join(reduce_variants()) + ")");
 }
 

@@ -197,8 +197,8 @@ class NaiveScan : public Algorithm<T> {
  public:
   explicit NaiveScan(Runtime& runtime)
       : Algorithm<T>(runtime, "naive"),
-        first_(this->kernel("kernels/scan/naive.cl", "naive_scan_first")),
-        pass_(this->kernel("kernels/scan/naive.cl", "naive_scan_pass")) {}
+        first_(this->kernel("kernels/primitives/scan/naive.cl", "naive_scan_first")),
+        pass_(this->kernel("kernels/primitives/scan/naive.cl", "naive_scan_pass")) {}
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     std::size_t passes = 1;  // offsets 1, 2, 4, ... below n
@@ -225,10 +225,10 @@ class BlellochScan : public Algorithm<T> {
  public:
   explicit BlellochScan(Runtime& runtime)
       : Algorithm<T>(runtime, "blelloch"),
-        load_(this->kernel("kernels/scan/blelloch.cl", "blelloch_load")),
-        up_(this->kernel("kernels/scan/blelloch.cl", "blelloch_up")),
-        down_(this->kernel("kernels/scan/blelloch.cl", "blelloch_down")),
-        store_(this->kernel("kernels/scan/blelloch.cl", "blelloch_store")) {}
+        load_(this->kernel("kernels/primitives/scan/blelloch.cl", "blelloch_load")),
+        up_(this->kernel("kernels/primitives/scan/blelloch.cl", "blelloch_up")),
+        down_(this->kernel("kernels/primitives/scan/blelloch.cl", "blelloch_down")),
+        store_(this->kernel("kernels/primitives/scan/blelloch.cl", "blelloch_store")) {}
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     std::size_t padded = 2;  // at least one level, so the root is cleared
@@ -264,9 +264,9 @@ class BlocksScan : public Algorithm<T> {
       : Algorithm<T>(runtime, vectors ? "blocks-vec" : "blocks"),
         group_(std::min(kBlocksWorkGroup, runtime.device().max_work_group_size)),
         block_(2 * group_ * (vectors ? 8 : 1)),
-        scan_(this->kernel(vectors ? "kernels/scan/blocks_vec.cl" : "kernels/scan/blocks.cl",
+        scan_(this->kernel(vectors ? "kernels/primitives/scan/blocks_vec.cl" : "kernels/primitives/scan/blocks.cl",
                            vectors ? "scan_blocks_vec" : "scan_blocks")),
-        add_(this->kernel("kernels/scan/blocks.cl", "add_block_sums")) {}
+        add_(this->kernel("kernels/primitives/scan/blocks.cl", "add_block_sums")) {}
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     scan_level(0, in, out, n, type == ScanType::inclusive);
@@ -317,7 +317,7 @@ class ReduceThenScan : public Algorithm<T> {
 
  private:
   CLKernel tiled_kernel(const char* name) {
-    return CLKernel(this->runtime_, kernel_source("kernels/scan/reduce_then_scan.cl"), name,
+    return CLKernel(this->runtime_, kernel_source("kernels/primitives/scan/reduce_then_scan.cl"), name,
                     detail::scan_build_options<T>(shape_));
   }
 
@@ -334,7 +334,7 @@ class LookbackScan : public Algorithm<T> {
   explicit LookbackScan(Runtime& runtime)
       : Algorithm<T>(runtime, "lookback"),
         shape_(checked_shape(runtime.device())),
-        scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
+        scan_(runtime, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
               lookback_options(shape_)),
         ticket_(runtime, 1) {
     ticket_.write({0});
@@ -359,7 +359,7 @@ class LookbackScan : public Algorithm<T> {
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
   // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
   // options for tuning (-DSTAGE=1, -DFIRST_DELAY=ns, -DBACKOFF=ns, -DTILE_ORDER=1, -DCACHE_HINTS=0;
-  // see kernels/scan/lookback.cl).
+  // see kernels/primitives/scan/lookback.cl).
   static std::string lookback_options(const detail::TileShape& shape) {
     std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
     if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {

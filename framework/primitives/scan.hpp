@@ -109,7 +109,7 @@ constexpr TileShape kLookbackTileShape{128, 32};
 // kLookbackTileShape, unless CLF_SCAN_LOOKBACK_TILE overrides it; throws as tile_shape does.
 TileShape lookback_tile_shape(const DeviceInfo& device);
 
-// Build options for kernels/scan/common.cl: element type T and the tile shape.
+// Build options for kernels/primitives/scan/common.cl: element type T and the tile shape.
 template <typename T>
 std::string scan_build_options(const TileShape& shape);
 

@@ -11,7 +11,7 @@ namespace clf::primitives {
 
 namespace {
 
-// Matches KEY_KIND in kernels/sort/common.cl.
+// Matches KEY_KIND in kernels/primitives/sort/common.cl.
 enum class KeyKind { uint32 = 0, int32 = 1, float32 = 2 };
 
 template <typename K>
@@ -34,7 +34,7 @@ enum SeedRadix : unsigned { seed_private, seed_local, seed_local_vec };
 // Radix parameter: how tiles are formed and ranked.
 enum RadixShape : unsigned { radix_device_choice, radix_tiles_split, radix_tiles_match };
 
-// Tile ranking, as RANK_MATCH in kernels/sort/radix.cl.
+// Tile ranking, as RANK_MATCH in kernels/primitives/sort/radix.cl.
 enum class Ranking { split = 0, match_emulated = 1, match_ptx = 2 };
 
 const Variant kVariants[] = {
@@ -57,7 +57,7 @@ const Variant kVariants[] = {
 constexpr std::size_t kDigits = 256;
 constexpr std::size_t kPasses = 4;
 constexpr std::size_t kScanWorkGroup = 256;
-// GLOBAL_WG in kernels/sort/radix.cl: the onesweep histogram and scan kernels.
+// GLOBAL_WG in kernels/primitives/sort/radix.cl: the onesweep histogram and scan kernels.
 constexpr std::size_t kGlobalWorkGroup = 256;
 constexpr std::size_t kScanBlock = kScanWorkGroup * 8;
 constexpr std::size_t kBitonicLocalWorkGroup = 256;
@@ -294,10 +294,10 @@ struct Sorter::Impl {
     return *found->second;
   }
 
-  // A kernel of kernels/sort/radix.cl. The inline-PTX ranking is tried first where chosen; if
+  // A kernel of kernels/primitives/sort/radix.cl. The inline-PTX ranking is tried first where chosen; if
   // the device's compiler rejects it, the sorter falls back to split ranking for good.
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
-    const char* file = "kernels/sort/radix.cl";
+    const char* file = "kernels/primitives/sort/radix.cl";
     if (ranking != Ranking::match_ptx)
       return kernel(file, name, options(with_values, radix_options(kind, with_values)));
     try {
@@ -356,10 +356,10 @@ struct Sorter::Impl {
     auto& sums = temporary<cl_uint>("scan-sums-" + std::to_string(depth), blocks);
     const auto n = static_cast<cl_uint>(count);
     const Range range = Range::linear(blocks * kScanWorkGroup, kScanWorkGroup);
-    kernel("kernels/sort/scan.cl", "scan_blocks", "")(range, data, sums, n);
+    kernel("kernels/primitives/sort/scan.cl", "scan_blocks", "")(range, data, sums, n);
     if (blocks > 1) {
       scan_exclusive(sums, blocks, depth + 1);
-      kernel("kernels/sort/scan.cl", "scan_add_block_offsets", "")(range, data, read_only(sums), n);
+      kernel("kernels/primitives/sort/scan.cl", "scan_add_block_offsets", "")(range, data, read_only(sums), n);
     }
   }
 
@@ -393,7 +393,7 @@ struct Sorter::Impl {
     const bool with_values = values != nullptr;
     const std::string opts = options(with_values);
     const auto key_kind = static_cast<cl_uint>(kind);
-    const char* file = "kernels/sort/bitonic.cl";
+    const char* file = "kernels/primitives/sort/bitonic.cl";
     const std::size_t padded = next_power_of_two(n);
     BufferBase& elements = with_values
                                ? static_cast<BufferBase&>(temporary<cl_ulong>("bitonic", padded))
@@ -450,7 +450,7 @@ struct Sorter::Impl {
         options(values != nullptr, "-DBLOCK_SIZE=" + std::to_string(block) +
                                        " -DHIST_LOCAL=" + (local_histograms ? "1" : "0") +
                                        " -DVECTOR_LOADS=" + (vector_loads ? "1" : "0"));
-    const char* file = "kernels/sort/radix_seed.cl";
+    const char* file = "kernels/primitives/sort/radix_seed.cl";
     const Range range = Range::linear(ceil_div(n, block), kSeedWorkGroup);
     const std::size_t items = range.global[0];
     auto& histograms = temporary<cl_uint>("histograms", items * kSeedBuckets);

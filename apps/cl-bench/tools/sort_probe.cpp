@@ -214,7 +214,7 @@ static int raw(clf::Runtime& rt, int argc, char** argv) {
       other(context, CL_MEM_READ_WRITE, 4 * n), tickets(context, CL_MEM_READ_WRITE, 16),
       digits(context, CL_MEM_READ_WRITE, 4096);
   queue.enqueueWriteBuffer(input, CL_TRUE, 0, 4 * n, keys.data());
-  const std::string text = clf::kernel_source("kernels/sort/radix.cl").text;
+  const std::string text = clf::kernel_source("kernels/primitives/sort/radix.cl").text;
   const std::size_t units = rt.device().compute_units;
   for (int a = 4; a < argc; ++a) {
     const std::size_t wg = std::strtoul(argv[a], nullptr, 10);

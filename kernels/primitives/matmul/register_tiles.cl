@@ -13,7 +13,7 @@
 //   BM, BN, BK, TM, TN   tile sizes; TM, TN and BK multiples of 4
 //   MATMUL_CHECK_BOUNDS  1 unless M % BM == N % BN == K % BK == 0
 // Range: (ceil(N / BN) * BN / TN, ceil(M / BM) * BM / TM), local (BN / TN, BM / TM).
-#include "kernels/matmul/common.cl"
+#include "kernels/primitives/matmul/common.cl"
 
 #define THREADS_X (BN / TN)
 #define THREADS_Y (BM / TM)

@@ -3,7 +3,7 @@
 // (keys only: ELEM = uint) or with (ordered key << 32 | original index) (key-value: ELEM =
 // ulong, which makes every element distinct and so the network's result stable), padded with
 // all-ones so the padding sorts last.
-#include "kernels/sort/common.cl"
+#include "kernels/primitives/sort/common.cl"
 
 #ifndef WITH_VALUES
 #define WITH_VALUES 0

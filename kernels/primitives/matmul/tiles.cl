@@ -2,7 +2,7 @@
 // memory so that every element is read from global memory once per work-group (Gruber,
 // listing 7). Instead of the seed's padded copies, loads outside the matrices read 0 and the
 // store is guarded, so any size works. Range: (N, M) rounded up to TILE, local (TILE, TILE).
-#include "kernels/matmul/common.cl"
+#include "kernels/primitives/matmul/common.cl"
 
 #define TILE 16
 

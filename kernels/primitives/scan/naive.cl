@@ -1,6 +1,6 @@
 // `naive`: Hillis and Steele's scan in global memory (the seed's ScanNaive), one launch per
 // power-of-two offset, ping-ponging between two buffers. O(n log n) work.
-#include "kernels/scan/common.cl"
+#include "kernels/primitives/scan/common.cl"
 
 // The value the inclusive passes start from: in[i], or in[i - 1] (0 at i = 0) for an exclusive
 // scan, so that the inclusive scan of the shifted input is the exclusive scan of the input.

@@ -1,7 +1,7 @@
 // Fills a buffer with stream `stream` of Philox4x32-10 under `seed`: element i is word i % 4
 // of block i / 4, so every work-item computes its blocks independently (grid-stride over
 // blocks) and stores them as one 16-byte vector.
-#include "kernels/random/random.cl"
+#include "kernels/primitives/random/random.cl"
 
 #define PHILOX_FILL(NAME, TYPE, TYPE4, CONVERT, CONVERT4)                        \
   __kernel void NAME(__global TYPE* out, uint n, ulong seed, ulong stream) {     \

@@ -1,7 +1,7 @@
 // Exclusive prefix sum of uint counts, used by the radix sorts to turn digit histograms into
 // scatter offsets. Blocks of SCAN_WG * SCAN_ITEMS elements are scanned in local memory; the host
 // scans the block sums the same way (recursively) and adds them back.
-#include "kernels/sort/common.cl"
+#include "kernels/primitives/sort/common.cl"
 
 #ifndef SCAN_WG
 #define SCAN_WG 256

@@ -2,7 +2,7 @@
 // one element per step of a grid-stride loop, then a tree in __local memory leaves one partial
 // per group; reduce_partials (common.cl) with one group finishes. No vector loads, no unrolling,
 // no device-specific sizing: the baseline the default variant is measured against.
-#include "kernels/reduce/common.cl"
+#include "kernels/primitives/reduce/common.cl"
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP_SIZE, 1, 1))) void reduce_two_pass(
     const __global T* input, uint n, __global ACC* partial_values, __global uint* partial_indices) {

@@ -1,6 +1,6 @@
 // One work-item per element of C: the dot product of a row of A and a column of B, read
 // straight from global memory (Gruber, listing 5). Range: (N, M), any local size.
-#include "kernels/matmul/common.cl"
+#include "kernels/primitives/matmul/common.cl"
 
 __kernel void matmul_naive(const __global float* a, const __global float* b, __global float* c,
                            uint m, uint k, uint n) {

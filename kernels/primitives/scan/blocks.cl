@@ -1,7 +1,7 @@
 // `blocks`: the recursive block scan of GPU Gems 3 ch. 39 and the seed's ScanBlocks/AddSums.
 // Each work-group scans a block of 2 * get_local_size(0) values in local memory (Blelloch) and
 // writes the block's sum; the host scans the sums the same way, recursively, and adds them back.
-#include "kernels/scan/common.cl"
+#include "kernels/primitives/scan/common.cl"
 
 // Scans one block of in[] into out[] (which may be the same buffer): inclusive or exclusive, and
 // sums[group] = the block's total. Values at or beyond n count as zero and are not written.

@@ -3,7 +3,7 @@
 // halves its active work-items each step in __local memory. Each pass shrinks the data by
 // 2 * REDUCE_GROUP_SIZE; the host repeats reduce_partials (common.cl) the same way until one
 // value is left, so 2^28 elements take four launches.
-#include "kernels/reduce/common.cl"
+#include "kernels/primitives/reduce/common.cl"
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP_SIZE, 1, 1))) void reduce_tree(
     const __global T* input, uint n, __global ACC* partial_values, __global uint* partial_indices) {

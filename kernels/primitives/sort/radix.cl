@@ -14,7 +14,7 @@
 //     counts through a decoupled look-back, so each pass reads and writes the keys once. This
 //     waits on other work-groups and so needs forward progress between them (NVIDIA GPUs): the
 //     host never chooses it elsewhere.
-#include "kernels/sort/common.cl"
+#include "kernels/primitives/sort/common.cl"
 
 #ifndef RADIX_WG
 #define RADIX_WG 256
@@ -49,7 +49,7 @@
 #define WARP_SCAN (RANK_MATCH == 2)
 #endif
 #if RANK_MATCH == 2
-#include "kernels/common/nvidia_warp.cl"
+#include "kernels/primitives/common/nvidia_warp.cl"
 #endif
 // Global histogram: copies of the counters per work-group; work-item lid counts into copy
 // lid % HIST_COPIES, laid out so that the lanes of a warp spread over the banks.
@@ -619,7 +619,7 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
   RANK_TILE_STRIPED
 #endif
 
-// --- portable: upsweep, scan (kernels/sort/scan.cl), downsweep -------------------------------
+// --- portable: upsweep, scan (kernels/primitives/sort/scan.cl), downsweep -------------------------------
 
 // Digit counts of each tile, digit-major: tile_counts[digit * tiles + tile].
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_upsweep(

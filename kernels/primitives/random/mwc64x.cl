@@ -3,7 +3,7 @@
 // serial, so work-item g takes the run of `chunk` elements at g * chunk and jumps there with
 // skip-ahead: its state is start times chunk_multiplier^g, where chunk_multiplier = A^chunk
 // mod M (also from the host).
-#include "kernels/random/random.cl"
+#include "kernels/primitives/random/random.cl"
 
 #define MWC64X_FILL(NAME, TYPE, CONVERT)                                                       \
   __kernel void NAME(__global TYPE* out, uint n, Mwc64xState start, uint chunk,                \

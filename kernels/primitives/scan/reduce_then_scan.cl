@@ -3,7 +3,7 @@
 // g owns `tiles_per_group` consecutive tiles. (1) each group sums its tiles; (2) one group scans
 // those sums; (3) each group scans its tiles again, starting from its scanned sum. Reads the
 // input twice.
-#include "kernels/scan/common.cl"
+#include "kernels/primitives/scan/common.cl"
 
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void rts_reduce(const global T* in,
                                                                             global T* group_sums,

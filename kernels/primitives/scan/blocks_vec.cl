@@ -2,8 +2,8 @@
 // work-item loads two T8 vectors (16 consecutive values), scans each in registers, and only the
 // two vector sums take part in the local-memory scan, so a block holds 16 * get_local_size(0)
 // values and the recursion shrinks the input 8 times faster than `blocks`.
-#include "kernels/scan/blocks.cl"
-#include "kernels/scan/common.cl"
+#include "kernels/primitives/scan/blocks.cl"
+#include "kernels/primitives/scan/common.cl"
 
 // The 8 values from in[first], zero at or beyond n; one vector load when all are in range.
 inline T8 load8(const global T* in, uint first, uint n) {

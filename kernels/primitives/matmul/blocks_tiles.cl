@@ -2,7 +2,7 @@
 // of C, each work-item a 4 x 4 block as float4 rows; the work-group stages (4 TILE)-square pieces
 // of A and B in local memory as float4, each work-item copying a 4 x 4 block of each.
 // Range: (ceil(N / 4), ceil(M / 4)) rounded up to TILE, local (TILE, TILE).
-#include "kernels/matmul/common.cl"
+#include "kernels/primitives/matmul/common.cl"
 
 #define TILE 16
 #define SPAN (4 * TILE)  // rows, columns and depth of C, A and B one work-group covers per step

@@ -6,7 +6,7 @@
 //   HIST_LOCAL=1: it lives in local memory, one row per work-item (radix-local)
 //   VECTOR_LOADS=1: keys are read as uint16 (radix-local-vec, BLOCK_SIZE 128)
 // Keys past n are skipped, so any length works.
-#include "kernels/sort/common.cl"
+#include "kernels/primitives/sort/common.cl"
 
 #define RADIX 4
 #define BUCKETS (1 << RADIX)

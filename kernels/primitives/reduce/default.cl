@@ -3,7 +3,7 @@
 // iteration (16 elements), so the loop is bound by memory bandwidth, not by latency. Each
 // work-group leaves one partial; reduce_partials (common.cl) with one group finishes.
 // The input buffer is 16-byte aligned (OpenCL aligns buffer bases to at least that).
-#include "kernels/reduce/common.cl"
+#include "kernels/primitives/reduce/common.cl"
 
 #define REDUCE_UNROLL 4
 

@@ -2,7 +2,7 @@
 // B from global memory as float4 rows (Gruber, listing 9, which the seed prints garbled: this
 // is the intended kernel, C_block += A_block . B_block over the blocks along K).
 // Range: (ceil(N / 4), ceil(M / 4)), any local size.
-#include "kernels/matmul/common.cl"
+#include "kernels/primitives/matmul/common.cl"
 
 __kernel void matmul_blocks(const __global float* a, const __global float* b, __global float* c,
                             uint m, uint k, uint n) {

@@ -1,7 +1,7 @@
 // `blelloch`: the work-efficient scan in global memory (the seed's UpSweep/DownSweep): the input
 // is copied into a work buffer padded with zeros to a power of two, reduced up a tree one level
 // per launch, the root cleared, and swept down one level per launch, giving an exclusive scan.
-#include "kernels/scan/common.cl"
+#include "kernels/primitives/scan/common.cl"
 
 // work[i] = in[i] below n, 0 up to `padded`.
 kernel void blelloch_load(const global T* in, global T* work, uint n, uint padded) {
