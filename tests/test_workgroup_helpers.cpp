@@ -1,5 +1,5 @@
-// The work-group helpers of kernels/primitives/reduce/workgroup.cl, called from shim kernels (the seed's
-// idiom: copy into __local memory, call, copy out) and checked against plain C++.
+// The work-group helpers of kernels/primitives/reduce/workgroup.cl, called from shim kernels (the
+// seed's idiom: copy into __local memory, call, copy out) and checked against plain C++.
 #include <gtest/gtest.h>
 
 #include <algorithm>

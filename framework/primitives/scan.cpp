@@ -264,8 +264,9 @@ class BlocksScan : public Algorithm<T> {
       : Algorithm<T>(runtime, vectors ? "blocks-vec" : "blocks"),
         group_(std::min(kBlocksWorkGroup, runtime.device().max_work_group_size)),
         block_(2 * group_ * (vectors ? 8 : 1)),
-        scan_(this->kernel(vectors ? "kernels/primitives/scan/blocks_vec.cl" : "kernels/primitives/scan/blocks.cl",
-                           vectors ? "scan_blocks_vec" : "scan_blocks")),
+        scan_(this->kernel(
+            vectors ? "kernels/primitives/scan/blocks_vec.cl" : "kernels/primitives/scan/blocks.cl",
+            vectors ? "scan_blocks_vec" : "scan_blocks")),
         add_(this->kernel("kernels/primitives/scan/blocks.cl", "add_block_sums")) {}
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
@@ -317,8 +318,8 @@ class ReduceThenScan : public Algorithm<T> {
 
  private:
   CLKernel tiled_kernel(const char* name) {
-    return CLKernel(this->runtime_, kernel_source("kernels/primitives/scan/reduce_then_scan.cl"), name,
-                    detail::scan_build_options<T>(shape_));
+    return CLKernel(this->runtime_, kernel_source("kernels/primitives/scan/reduce_then_scan.cl"),
+                    name, detail::scan_build_options<T>(shape_));
   }
 
   detail::TileShape shape_;

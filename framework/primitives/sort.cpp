@@ -294,8 +294,8 @@ struct Sorter::Impl {
     return *found->second;
   }
 
-  // A kernel of kernels/primitives/sort/radix.cl. The inline-PTX ranking is tried first where chosen; if
-  // the device's compiler rejects it, the sorter falls back to split ranking for good.
+  // A kernel of kernels/primitives/sort/radix.cl. The inline-PTX ranking is tried first where
+  // chosen; if the device's compiler rejects it, the sorter falls back to split ranking for good.
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
     const char* file = "kernels/primitives/sort/radix.cl";
     if (ranking != Ranking::match_ptx)
@@ -359,7 +359,8 @@ struct Sorter::Impl {
     kernel("kernels/primitives/sort/scan.cl", "scan_blocks", "")(range, data, sums, n);
     if (blocks > 1) {
       scan_exclusive(sums, blocks, depth + 1);
-      kernel("kernels/primitives/sort/scan.cl", "scan_add_block_offsets", "")(range, data, read_only(sums), n);
+      kernel("kernels/primitives/sort/scan.cl", "scan_add_block_offsets", "")(range, data,
+                                                                              read_only(sums), n);
     }
   }
 
