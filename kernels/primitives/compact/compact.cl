@@ -2,9 +2,9 @@
 // indices. Three steps around a scan of per-group counts: compact_count counts the selected
 // elements of each group's tiles, the host scans the counts (exclusive), and compact_scatter
 // ranks the selected elements of each tile (a work-group scan of per-work-item counts) and writes
-// them from the group's offset. Tiles and groups are cut as in kernels/primitives/scan/reduce_then_scan.cl.
-// Build options: those of kernels/primitives/scan/common.cl; WRITE_INDICES to write indices (uint) instead
-// of the values.
+// them from the group's offset. Tiles and groups are cut as in
+// kernels/primitives/scan/reduce_then_scan.cl. Build options: those of
+// kernels/primitives/scan/common.cl; WRITE_INDICES to write indices (uint) instead of the values.
 #include "kernels/primitives/scan/common.cl"
 
 #ifdef WRITE_INDICES

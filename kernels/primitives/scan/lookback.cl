@@ -38,7 +38,8 @@
 #include "kernels/primitives/scan/common.cl"
 
 #ifndef CLF_PTX
-#error "kernels/primitives/scan/lookback.cl uses NVIDIA inline PTX: the host builds it with -DCLF_PTX"
+#error \
+    "kernels/primitives/scan/lookback.cl uses NVIDIA inline PTX: the host builds it with -DCLF_PTX"
 #endif
 #ifndef TILE_ORDER
 #define TILE_ORDER 0
@@ -73,7 +74,8 @@
 #define FLAG_AGGREGATE 1UL
 #define FLAG_PREFIX 2UL
 
-// --- warp operations (shfl_up, shfl_xor, shfl_idx, ballot): kernels/primitives/common/nvidia_warp.cl
+// --- warp operations (shfl_up, shfl_xor, shfl_idx, ballot):
+// kernels/primitives/common/nvidia_warp.cl
 
 // Sum of `value` over lanes 0..lane.
 inline T warp_inclusive_scan(T value, uint lane) {

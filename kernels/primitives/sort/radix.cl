@@ -619,7 +619,8 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
   RANK_TILE_STRIPED
 #endif
 
-// --- portable: upsweep, scan (kernels/primitives/sort/scan.cl), downsweep -------------------------------
+// --- portable: upsweep, scan (kernels/primitives/sort/scan.cl), downsweep
+// -------------------------------
 
 // Digit counts of each tile, digit-major: tile_counts[digit * tiles + tile].
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_upsweep(
