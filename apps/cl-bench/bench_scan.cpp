@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/buffer.hpp"
 #include "framework/primitives/compact.hpp"
 #include "framework/primitives/scan.hpp"
@@ -94,7 +95,8 @@ class ScanCase : public bench::BenchCase {
 
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     if (!scan_ || &scan_->runtime() != &runtime) {
-      scan_ = std::make_unique<clf::primitives::Scan<T>>(runtime, variant_);
+      scan_ = std::make_unique<clf::primitives::Scan<T>>(
+          runtime, variant_, bench::scan_config(runtime.device(), bench::environment_knobs()));
     }
     input_ = make_input<T>(n, seed);
     result_.clear();

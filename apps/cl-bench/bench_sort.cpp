@@ -9,6 +9,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
@@ -59,7 +60,8 @@ class SortCase : public BenchCase {
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     runtime_ = &runtime;
     n_ = n;
-    if (!sorter_) sorter_.emplace(runtime, variant_);
+    if (!sorter_)
+      sorter_.emplace(runtime, variant_, sort_config(runtime.device(), environment_knobs()));
     keys_.resize(n);
     values_.resize(with_values_ ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {

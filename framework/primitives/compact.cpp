@@ -9,6 +9,13 @@ namespace {
 
 cl_uint as_uint(std::size_t value) { return static_cast<cl_uint>(value); }
 
+// The tuning table's tile for `device`, checked against it.
+TileShape checked_tile(const DeviceInfo& device) {
+  const CompactConfig& config = tuning_for(device).compact;
+  config.check(device);
+  return config.tile;
+}
+
 }  // namespace
 
 template <typename T>
@@ -16,7 +23,7 @@ class Compact<T>::Impl {
  public:
   explicit Impl(Runtime& runtime)
       : runtime_(runtime),
-        shape_(detail::tile_shape(runtime.device())),
+        shape_(checked_tile(runtime.device())),
         count_(kernel("compact_count", false)),
         scatter_values_(kernel("compact_scatter", false)),
         scatter_indices_(kernel("compact_scatter", true)),

@@ -1,10 +1,10 @@
 #include "framework/primitives/matmul.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <sstream>
 
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
@@ -21,7 +21,8 @@ struct VariantSpec {
   bool needs_checked_build;    // false: the kernel checks its bounds in every build
 };
 
-constexpr unsigned kSeedTile = 16;  // work-group side of the seed's variants (tiles.cl, blocks*.cl)
+constexpr unsigned kReferenceTile =
+    16;  // work-group side of Gruber's variants (tiles.cl, blocks*.cl)
 
 const VariantSpec kVariants[] = {
     {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", 0, true},
@@ -35,27 +36,7 @@ const VariantSpec& find_variant(const std::string& name) {
   for (const VariantSpec& spec : kVariants) {
     if (name == spec.name) return spec;
   }
-  std::string known;
-  for (const VariantSpec& spec : kVariants)
-    known += std::string(known.empty() ? "" : ", ") + spec.name;
-  throw Error("matmul: unknown variant '" + name + "' (known: " + known + ")");
-}
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-
-// Tile sizes of the default variant by kind of device. Where the numbers come from
-// (docs/matmul.md has the full tables and the commands):
-//   NVIDIA GPU  tuned on an NVIDIA H200 (driver 580.159.04, OpenCL on CUDA) at 8192^3, median of
-//               5 runs: 64x128x16/8x8 47.8 TFLOP/s, 128x64x16/8x8 44.9, 128x128x8/8x8 44.8,
-//               128x128x8/16x8 44.6, 128x128x16/8x8 32.1, 64x64x16/4x4 33.7 (cuBLAS 51.3).
-//   other GPU   the NVIDIA shape, untested: 128 work-items and 24.5 KiB of local memory fit any
-//               current GPU.
-//   CPU         measured with PoCL 3.1 on the 2-core development machine (AMD EPYC), 512^3:
-//               32x64x8/4x8 53 ms, 32x32x16/4x4 95 ms, 64x64x8/8x4 114 ms, 128x128x16/8x8 194 ms.
-MatmulTiling tiling_for_device(const DeviceInfo& device) {
-  if (device.type == DeviceType::cpu) return MatmulTiling{32, 64, 8, 4, 8};
-  if (device.type == DeviceType::gpu) return MatmulTiling{64, 128, 16, 8, 8};
-  return MatmulTiling{64, 64, 16, 4, 4};  // accelerators and the unknown: a modest portable shape
+  throw unknown_variant("matmul", name, matmul_variants());
 }
 
 void check_shape(const char* what, std::size_t size, std::size_t rows, std::size_t cols,
@@ -128,10 +109,7 @@ void MatmulTiling::check(const DeviceInfo& device) const {
 }
 
 MatmulTiling default_matmul_tiling(const DeviceInfo& device) {
-  if (const char* forced = std::getenv("CLF_MATMUL_TILING"); forced != nullptr && *forced) {
-    return MatmulTiling::parse(forced);
-  }
-  return tiling_for_device(device);
+  return tuning_for(device).matmul.tiling;
 }
 
 // The kernels of one variant, built when first needed: most sizes need only one of the two.
@@ -168,9 +146,9 @@ Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>
   const VariantSpec& spec = *kernels_->spec;
   const bool is_default = spec.elements_per_item == 0;
   // Rows, columns and depth one work-group covers per step, which unchecked sizes must divide.
-  const std::size_t span_m = is_default ? tiling_.bm : kSeedTile * spec.elements_per_item;
-  const std::size_t span_n = is_default ? tiling_.bn : kSeedTile * spec.elements_per_item;
-  const std::size_t span_k = is_default ? tiling_.bk : kSeedTile * spec.elements_per_item;
+  const std::size_t span_m = is_default ? tiling_.bm : kReferenceTile * spec.elements_per_item;
+  const std::size_t span_n = is_default ? tiling_.bn : kReferenceTile * spec.elements_per_item;
+  const std::size_t span_k = is_default ? tiling_.bk : kReferenceTile * spec.elements_per_item;
   const bool aligned = k != 0 && m % span_m == 0 && n % span_n == 0 && k % span_k == 0;
   const bool checked = spec.needs_checked_build && !aligned;
 
@@ -194,7 +172,7 @@ Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>
                         threads_x, threads_y);
   } else {
     range = Range::grid(ceil_div(n, spec.elements_per_item), ceil_div(m, spec.elements_per_item),
-                        kSeedTile, kSeedTile);
+                        kReferenceTile, kReferenceTile);
   }
   return (*kernel)(range, a, b, write_only(c), static_cast<cl_uint>(m), static_cast<cl_uint>(k),
                    static_cast<cl_uint>(n));

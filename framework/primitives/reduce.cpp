@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "framework/error.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
@@ -48,8 +49,6 @@ const char* op_define(ReduceOp op) {
 
 bool has_index(ReduceOp op) { return op == ReduceOp::argmin || op == ReduceOp::argmax; }
 
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-
 // The kernel file and first-pass kernel of each variant.
 struct VariantKernels {
   const char* file;
@@ -59,7 +58,7 @@ VariantKernels variant_kernels(const std::string& variant) {
   if (variant == "default") return {"kernels/primitives/reduce/default.cl", "reduce_default"};
   if (variant == "two-pass") return {"kernels/primitives/reduce/two_pass.cl", "reduce_two_pass"};
   if (variant == "tree") return {"kernels/primitives/reduce/tree.cl", "reduce_tree"};
-  throw Error("reduce: unknown variant '" + variant + "' (known: " + join(reduce_variants()) + ")");
+  throw unknown_variant("reduce", variant, reduce_variants());
 }
 
 }  // namespace

@@ -3,19 +3,19 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <limits>
 
 #include "framework/error.hpp"
 #include "framework/kernel.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
 
 namespace {
 
-constexpr std::size_t kBlocksWorkGroup = 256;  // the seed's work-group size for the block scans
+constexpr std::size_t kBlocksWorkGroup = 256;  // Gruber's work-group size for the block scans
 
 template <typename T>
 const char* device_type() {
@@ -23,8 +23,6 @@ const char* device_type() {
 }
 
 cl_uint as_uint(std::size_t value) { return static_cast<cl_uint>(value); }
-
-std::size_t ceil_div(std::size_t n, std::size_t d) { return (n + d - 1) / d; }
 
 }  // namespace
 
@@ -45,7 +43,7 @@ std::vector<std::string> scan_variants(const DeviceInfo& device) {
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device) {
   const auto& names = scan_variants();
   if (std::find(names.begin(), names.end(), variant) == names.end()) {
-    throw Error("unknown scan variant '" + variant + "' (known: " + join(names) + ")");
+    throw unknown_variant("scan", variant, names);
   }
   if (variant == "default") {
     return has_forward_progress(device) ? "lookback" : "reduce-then-scan";
@@ -60,52 +58,6 @@ std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& d
 }
 
 namespace detail {
-
-namespace {
-
-// `preferred`, or the shape in the environment variable `variable` ("WORKGROUPxITEMS": a power of
-// two of at least `min_group`, and ITEMS passing `items_ok`, which `items_text` describes);
-// checked against the device.
-template <typename ItemsOk>
-TileShape tile_shape_from(const char* variable, const DeviceInfo& device, TileShape preferred,
-                          unsigned long min_group, ItemsOk items_ok, const char* items_text) {
-  TileShape shape = preferred;
-  if (const char* text = std::getenv(variable); text != nullptr && *text != '\0') {
-    unsigned long group = 0;
-    unsigned long items = 0;
-    char x = 0;
-    const std::string spec(text);
-    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' ||
-        group < min_group || (group & (group - 1)) != 0 || !items_ok(items)) {
-      throw Error(std::string(variable) + "='" + spec +
-                  "': expected WORKGROUPxITEMS, a power of two of at least " +
-                  std::to_string(min_group) + " times " + items_text);
-    }
-    shape.work_group = group;
-    shape.items = items;
-  }
-  if (device.max_work_group_size != 0 && shape.work_group > device.max_work_group_size) {
-    throw Error("scan work-group of " + std::to_string(shape.work_group) + " is larger than " +
-                device.name + " allows (" + std::to_string(device.max_work_group_size) + ")");
-  }
-  return shape;
-}
-
-}  // namespace
-
-TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
-  return tile_shape_from(
-      "CLF_SCAN_TILE", device, preferred, 1,
-      [](unsigned long items) { return items == 4 || items == 8 || items == 16 || items == 32; },
-      "4, 8, 16 or 32");
-}
-
-TileShape lookback_tile_shape(const DeviceInfo& device) {
-  return tile_shape_from(
-      "CLF_SCAN_LOOKBACK_TILE", device, kLookbackTileShape, 32,
-      [](unsigned long items) { return items % 4 == 0 && items >= 4 && items <= 64; },
-      "a multiple of 4 up to 64");
-}
 
 template <typename T>
 std::string scan_build_options(const TileShape& shape) {
@@ -256,7 +208,7 @@ class BlellochScan : public Algorithm<T> {
   std::unique_ptr<DeviceBuffer<T>> work_;
 };
 
-// GPU Gems 3 / the seed's recursive block scan, with or without 8-wide vectors.
+// GPU Gems 3 / Gruber's recursive block scan, with or without 8-wide vectors.
 template <typename T>
 class BlocksScan : public Algorithm<T> {
  public:
@@ -298,9 +250,9 @@ class BlocksScan : public Algorithm<T> {
 template <typename T>
 class ReduceThenScan : public Algorithm<T> {
  public:
-  explicit ReduceThenScan(Runtime& runtime)
+  ReduceThenScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "reduce-then-scan"),
-        shape_(detail::tile_shape(runtime.device(), detail::kScanTileShape)),
+        shape_(config.tile),
         reduce_(tiled_kernel("rts_reduce")),
         scan_sums_(tiled_kernel("rts_scan_group_sums")),
         scan_(tiled_kernel("rts_scan")) {}
@@ -332,11 +284,11 @@ class ReduceThenScan : public Algorithm<T> {
 template <typename T>
 class LookbackScan : public Algorithm<T> {
  public:
-  explicit LookbackScan(Runtime& runtime)
+  LookbackScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(checked_shape(runtime.device())),
+        shape_(config.lookback_tile),
         scan_(runtime, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
-              lookback_options(shape_)),
+              lookback_options(shape_, config.lookback_options)),
         ticket_(runtime, 1) {
     ticket_.write({0});
   }
@@ -358,31 +310,9 @@ class LookbackScan : public Algorithm<T> {
 
  private:
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
-  // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
-  // options for tuning (-DSTAGE=1, -DFIRST_DELAY=ns, -DBACKOFF=ns, -DTILE_ORDER=1, -DCACHE_HINTS=0;
-  // see kernels/primitives/scan/lookback.cl).
-  static std::string lookback_options(const detail::TileShape& shape) {
-    std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
-    if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
-      if (*extra != '\0') options += std::string(" ") + extra;
-    }
-    return options;
-  }
-
-  // The tile shape; a staged tile (-DSTAGE=1) must fit in local memory beside the segment totals.
-  static detail::TileShape checked_shape(const DeviceInfo& device) {
-    const detail::TileShape shape = detail::lookback_tile_shape(device);
-    const bool staged = lookback_options(shape).find("-DSTAGE=1") != std::string::npos;
-    const std::size_t bytes = (shape.tile() + shape.tile() / 128 + 1) * sizeof(T);
-    if (staged && device.local_memory_bytes != 0 && bytes > device.local_memory_bytes) {
-      throw Error("scan: a look-back tile of " + std::to_string(shape.work_group) + " x " +
-                  std::to_string(shape.items) + " needs " + std::to_string(bytes) +
-                  " bytes of local memory, " + device.name + " has " +
-                  std::to_string(device.local_memory_bytes) +
-                  " (use a smaller CLF_SCAN_LOOKBACK_TILE, or leave -DSTAGE=1 out of "
-                  "CLF_SCAN_LOOKBACK_OPTIONS)");
-    }
-    return shape;
+  // has_forward_progress() holds, that is on NVIDIA GPUs.
+  static std::string lookback_options(const detail::TileShape& shape, const std::string& extra) {
+    return detail::scan_build_options<T>(shape) + " -DCLF_PTX" + (extra.empty() ? "" : " " + extra);
   }
 
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
@@ -396,31 +326,37 @@ class LookbackScan : public Algorithm<T> {
 };
 
 template <typename T>
-std::unique_ptr<Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant) {
+std::unique_ptr<Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant,
+                                             const ScanConfig& config) {
+  config.check(runtime.device());
   const std::string resolved = resolve_scan_variant(variant, runtime.device());
   if (resolved == "naive") return std::make_unique<NaiveScan<T>>(runtime);
   if (resolved == "blelloch") return std::make_unique<BlellochScan<T>>(runtime);
   if (resolved == "blocks") return std::make_unique<BlocksScan<T>>(runtime, false);
   if (resolved == "blocks-vec") return std::make_unique<BlocksScan<T>>(runtime, true);
-  if (resolved == "reduce-then-scan") return std::make_unique<ReduceThenScan<T>>(runtime);
+  if (resolved == "reduce-then-scan") return std::make_unique<ReduceThenScan<T>>(runtime, config);
   if (variant == "default") {
     // The look-back kernel is inline PTX; should a driver refuse it, the default still scans.
     try {
-      return std::make_unique<LookbackScan<T>>(runtime);
+      return std::make_unique<LookbackScan<T>>(runtime, config);
     } catch (const Error& error) {
       std::cerr << "scan: the look-back kernel does not build on " << runtime.device_name()
                 << "; using reduce-then-scan: " << error.what() << "\n";
-      return std::make_unique<ReduceThenScan<T>>(runtime);
+      return std::make_unique<ReduceThenScan<T>>(runtime, config);
     }
   }
-  return std::make_unique<LookbackScan<T>>(runtime);
+  return std::make_unique<LookbackScan<T>>(runtime, config);
 }
 
 }  // namespace
 
 template <typename T>
 Scan<T>::Scan(Runtime& runtime, const std::string& variant)
-    : algorithm_(make_algorithm<T>(runtime, variant)) {}
+    : Scan(runtime, variant, tuning_for(runtime.device()).scan) {}
+
+template <typename T>
+Scan<T>::Scan(Runtime& runtime, const std::string& variant, const ScanConfig& config)
+    : algorithm_(make_algorithm<T>(runtime, variant, config)) {}
 
 template <typename T>
 Scan<T>::~Scan() = default;

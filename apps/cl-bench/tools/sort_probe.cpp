@@ -2,14 +2,13 @@
 // process, launch by launch, for tuning on a GPU you hold briefly (docs/sort.md, "How it was
 // measured"). Usage:
 //   sort-probe N RUNS 'label|VAR=VAL|...' ...
-// VARs are the Sorter's environment knobs (CLF_SORT_WG, CLF_SORT_ITEMS, CLF_SORT_ITEMS_FLOAT,
-// CLF_SORT_ITEMS_KV, CLF_SORT_EARLY, CLF_SORT_EARLY_KV, CLF_SORT_LOOKBACK, CLF_SORT_RANK,
-// CLF_SORT_OPTIONS, CLF_SORT_HIST_COPIES, CLF_SORT_HIST_GROUPS_PER_CU), set before each Sorter
-// is made, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32) and
-// NOVERIFY=1. uint32 results are checked against a CPU sort unless NOVERIFY=1 (needed with
-// CLF_SORT_OPTIONS=-DSORT_PROBE=..., which leaves steps out); float32 and int32 results are not
-// checked (cl-bench does). Each line: median span of RUNS sorts, then the median time of each
-// launch in order (init, histogram, scan, the four passes).
+// VARs are the lab's sort knobs (apps/cl-bench/tuning_knobs.hpp: CLF_SORT_WG, CLF_SORT_ITEMS,
+// CLF_SORT_ITEMS_FLOAT, CLF_SORT_ITEMS_KV, CLF_SORT_EARLY, CLF_SORT_EARLY_KV, CLF_SORT_LOOKBACK,
+// CLF_SORT_RANK, CLF_SORT_OPTIONS, CLF_SORT_HIST_GROUPS_PER_CU), turned into the SortConfig of
+// each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32) and
+// NOVERIFY=1. uint32 results are checked against a CPU sort unless NOVERIFY=1; float32 and int32
+// results are not checked (cl-bench does). Each line: median span of RUNS sorts, then the median
+// time of each launch in order (init, histogram, scan, the four passes).
 //
 //   sort-probe --wginfo 'label|build options|file' ...
 // builds `file` (an embedded kernel file, or "mini": small kernels with and without inline PTX,
@@ -29,9 +28,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
@@ -225,7 +226,7 @@ static int raw(clf::Runtime& rt, int argc, char** argv) {
                                 " -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=" +
                                 (std::getenv("RAW_RANK") ? std::getenv("RAW_RANK") : "2") +
                                 " -DLOOKBACK_WINDOW=4 "
-                                "-DRANK_EARLY=1 -DHIST_COPIES=1 -DKEY_KIND=0";
+                                "-DRANK_EARLY=1 -DKEY_KIND=0";
     cl::Program program(context, text);
     if (program.build({device}, options.c_str()) != CL_SUCCESS) {
       std::printf("%-10s build failed: %s\n", argv[a],
@@ -348,13 +349,9 @@ int main(int argc, char** argv) {
   clf::DeviceBuffer<cl_int> work_i(rt, n);
   in_k.write(keys);
   in_v.write(values);
-  const char* knobs[] = {
-      "CLF_SORT_WG",      "CLF_SORT_ITEMS",       "CLF_SORT_ITEMS_FLOAT",       "CLF_SORT_ITEMS_KV",
-      "CLF_SORT_EARLY",   "CLF_SORT_EARLY_KV",    "CLF_SORT_LOOKBACK",          "CLF_SORT_RANK",
-      "CLF_SORT_OPTIONS", "CLF_SORT_HIST_COPIES", "CLF_SORT_HIST_GROUPS_PER_CU"};
   for (int a = 3; a < argc; ++a) {
     std::vector<std::string> parts = split(argv[a], '|');
-    for (const char* k : knobs) unsetenv(k);
+    std::map<std::string, std::string> knobs;
     bool kv = false, verify = true, fl = false, in = false;
     for (std::size_t p = 1; p < parts.size(); ++p) {
       std::size_t eq = parts[p].find('=');
@@ -368,10 +365,14 @@ int main(int argc, char** argv) {
       else if (name == "INT")
         in = value == "1";
       else
-        setenv(name.c_str(), value.c_str(), 1);
+        knobs[name] = value;
     }
     try {
-      clf::primitives::Sorter sorter(rt, "default");
+      const bench::KnobLookup lookup = [&](const char* name) {
+        const auto found = knobs.find(name);
+        return found == knobs.end() ? std::string() : found->second;
+      };
+      clf::primitives::Sorter sorter(rt, "default", bench::sort_config(rt.device(), lookup));
       auto copy_inputs = [&] {
         clf::check(rt.queue().enqueueCopyBuffer(in_k.mem(),
                                                 fl   ? work_f.mem()

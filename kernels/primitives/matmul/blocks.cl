@@ -1,5 +1,5 @@
 // Each work-item computes a 4 x 4 block of C as four float4 rows, reading 4 x 4 blocks of A and
-// B from global memory as float4 rows (Gruber, listing 9, which the seed prints garbled: this
+// B from global memory as float4 rows (Gruber, listing 9, which the thesis prints garbled: this
 // is the intended kernel, C_block += A_block . B_block over the blocks along K).
 // Range: (ceil(N / 4), ceil(M / 4)), any local size.
 #include "kernels/primitives/matmul/common.cl"

@@ -1,6 +1,6 @@
 // One work-item per element of C; each work-group stages TILE x TILE pieces of A and B in local
 // memory so that every element is read from global memory once per work-group (Gruber,
-// listing 7). Instead of the seed's padded copies, loads outside the matrices read 0 and the
+// listing 7). Instead of Gruber's padded copies, loads outside the matrices read 0 and the
 // store is guarded, so any size works. Range: (N, M) rounded up to TILE, local (TILE, TILE).
 #include "kernels/primitives/matmul/common.cl"
 

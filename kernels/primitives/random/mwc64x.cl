@@ -1,4 +1,4 @@
-// Fills a buffer with a stream of MWC64X (the Kloosterman seed's generator) from its first
+// Fills a buffer with a stream of MWC64X (Kloosterman's generator) from its first
 // state `start` (mwc64x_init(seed, stream), computed on the host). The sequence is inherently
 // serial, so work-item g takes the run of `chunk` elements at g * chunk and jumps there with
 // skip-ahead: its state is start times chunk_multiplier^g, where chunk_multiplier = A^chunk

@@ -1,4 +1,4 @@
-// The Kloosterman seed's max/min tree as a whole-buffer reduction: every work-item combines two
+// Kloosterman's max/min tree as a whole-buffer reduction: every work-item combines two
 // elements (one from each half of its group's block of 2 * REDUCE_GROUP_SIZE), then the group
 // halves its active work-items each step in __local memory. Each pass shrinks the data by
 // 2 * REDUCE_GROUP_SIZE; the host repeats reduce_partials (common.cl) the same way until one

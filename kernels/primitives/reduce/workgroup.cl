@@ -1,10 +1,10 @@
-// Work-group helpers from the Kloosterman seed (societies/util/max_min.cl, choose_thread.cl),
+// Work-group helpers from Kloosterman's project (societies/util/max_min.cl, choose_thread.cl),
 // for app kernels to #include "kernels/primitives/reduce/workgroup.cl". OpenCL C 1.2, 1-D
 // work-groups. Every work-item of the group must call each helper (they contain barriers), with the
 // same uniform arguments; each returns the same answer in every work-item and ends with a barrier,
 // so scratch memory can be reused right away. Any work-group size works, powers of two or not.
 //
-// Arg max/min over __local values (the seed's max/min tree, with its mask):
+// Arg max/min over __local values (Gruber's max/min tree, with its mask):
 //   int wg_masked_argmax_float(values, mask, n, scratch_values, scratch_indices)
 //   int wg_masked_argmin_float(...), wg_argmax_float(values, n, ...), wg_argmin_float(...)
 //   (and _int, _uint): the index of the largest (smallest) values[i], i < n, among those with

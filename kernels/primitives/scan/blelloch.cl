@@ -1,4 +1,4 @@
-// `blelloch`: the work-efficient scan in global memory (the seed's UpSweep/DownSweep): the input
+// `blelloch`: the work-efficient scan in global memory (Gruber's UpSweep/DownSweep): the input
 // is copied into a work buffer padded with zeros to a power of two, reduced up a tree one level
 // per launch, the root cleared, and swept down one level per launch, giving an exclusive scan.
 #include "kernels/primitives/scan/common.cl"

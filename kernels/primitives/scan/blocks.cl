@@ -1,4 +1,4 @@
-// `blocks`: the recursive block scan of GPU Gems 3 ch. 39 and the seed's ScanBlocks/AddSums.
+// `blocks`: the recursive block scan of GPU Gems 3 ch. 39 and Gruber's ScanBlocks/AddSums.
 // Each work-group scans a block of 2 * get_local_size(0) values in local memory (Blelloch) and
 // writes the block's sum; the host scans the sums the same way, recursively, and adds them back.
 #include "kernels/primitives/scan/common.cl"

@@ -1,4 +1,4 @@
-// `blocks-vec`: the recursive block scan with 8-wide vectors (the seed's ScanBlocksVec): each
+// `blocks-vec`: the recursive block scan with 8-wide vectors (Gruber's ScanBlocksVec): each
 // work-item loads two T8 vectors (16 consecutive values), scans each in registers, and only the
 // two vector sums take part in the local-memory scan, so a block holds 16 * get_local_size(0)
 // values and the recursion shrinks the input 8 times faster than `blocks`.

@@ -40,7 +40,7 @@
 #endif
 
 // Blelloch's work-efficient exclusive scan of 2 * get_local_size(0) values in local memory
-// (up-sweep, clear the root, down-sweep), as in GPU Gems 3 ch. 39 and the seed's ScanBlocks.
+// (up-sweep, clear the root, down-sweep), as in GPU Gems 3 ch. 39 and Gruber's ScanBlocks.
 // Returns the sum of all values to every work-item. Starts and ends with a barrier.
 inline T local_blelloch_exclusive(local T* values) {
   const uint lid = get_local_id(0);

@@ -19,15 +19,11 @@
 // spinning until it is published; a ballot finds the nearest inclusive prefix, a warp sum adds
 // the window up to it, and the window moves 32 tiles further back when there is none.
 //
-// Tiles are numbered by an atomic ticket (TILE_ORDER 0), so a tile only ever waits for tiles
-// that started before it; TILE_ORDER 1 uses the group id, as CUB does, which relies on the
-// hardware starting groups in order (kept as a measurement knob). Waiting on other work-groups
-// needs forward progress between them, which OpenCL does not promise. Warp 0 sleeps before and
-// between polls (FIRST_DELAY, BACKOFF below).
-//
-// STAGE 1 (a knob, off by default) copies whole tiles to local memory with cp.async instead of
-// loading them into registers (34 instead of 66 registers, 13 instead of 7 groups per SM); it
-// measured no faster once the look-back delays were in.
+// Tiles are numbered by an atomic ticket, so a tile only ever waits for tiles that started
+// before it (the group id, as CUB uses, would rely on the hardware starting groups in order).
+// Waiting on other work-groups needs forward progress between them, which OpenCL does not
+// promise. Warp 0 sleeps before and between polls (FIRST_DELAY, BACKOFF below). Whole tiles are
+// loaded and stored with streaming (evict-first, .cs) accesses.
 //
 // A tile's status is one 64-bit word, written and read whole, so flag and value can never be
 // seen apart (no fences needed): bits 0-31 the value's bits, 32-33 the flag, 34-63 the epoch.
@@ -41,21 +37,11 @@
 #error \
     "kernels/primitives/scan/lookback.cl uses NVIDIA inline PTX: the host builds it with -DCLF_PTX"
 #endif
-#ifndef TILE_ORDER
-#define TILE_ORDER 0
-#endif
-#ifndef CACHE_HINTS  // 1: streaming (evict-first, .cs) loads and stores of whole tiles
-#define CACHE_HINTS 1
-#endif
-#ifndef STAGE  // 1: whole tiles are copied to local memory with cp.async (sm_80+); 0: registers
-#define STAGE 0
-#endif
 // Look-back delays, as CUB's fixed_delay_constructor_t (in launches of at least DELAY_MIN_TILES
 // tiles only): FIRST_DELAY ns between publishing the aggregate and the first look-back read,
 // BACKOFF ns between polls of a status not yet published. Without them every waiting warp polls
 // the newest statuses back to back (presumably crowding the L2 that the tiles stream through),
-// and the scan loses a sixth of its speed (docs/scan.md: int32 at 2^28 on the H200, 353 without,
-// 407-412 with CUB's sm_90 values 1245 / 648, 427 with 3000 / 648).
+// and the scan loses a sixth of its speed (docs/scan.md has the measurements).
 #ifndef FIRST_DELAY
 #define FIRST_DELAY 3000
 #endif
@@ -103,7 +89,6 @@ inline T warp_sum(T value) {
 }
 
 // --- whole-tile loads and stores (the tile lies below n) ----------------------------------
-#if CACHE_HINTS
 inline T4 load_full_run(const global T* in, uint first) {
   uint x, y, z, w;
   asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
@@ -116,10 +101,6 @@ inline void store_full_run(global T* out, uint first, T4 v) {
                "r"(as_uint(v.s1)), "r"(as_uint(v.s2)), "r"(as_uint(v.s3))
                : "memory");
 }
-#else
-inline T4 load_full_run(const global T* in, uint first) { return *(const global T4*)(in + first); }
-inline void store_full_run(global T* out, uint first, T4 v) { *(global T4*)(out + first) = v; }
-#endif
 
 inline ulong pack_status(ulong flag, T value, uint epoch) {
   return ((ulong)epoch << 34) | (flag << 32) | (ulong)as_uint(value);
@@ -224,79 +205,6 @@ inline void store_tile(global T* out, uint tile_first, uint n, T4* runs, T* offs
   }
 }
 
-#if STAGE
-// --- staged tiles: cp.async (sm_80 and later) copies whole tiles to local memory without passing
-// them through registers, so a work-group that waits on its look-back holds only a few registers
-// and more work-groups fit on a compute unit (local memory, not the register file, bounds them).
-// Work-item l's run `row` lies at tile[row * WG_SIZE + l]; each work-item reads back only the runs
-// it copied, so no barrier is needed between the copies and the reads.
-
-// Copies 16 bytes from `src` to `dst`. cp.async takes the address in the shared window: the
-// integer value of a local pointer (a generic address, should a compiler give one, is converted).
-inline void copy_run_async(local T4* dst, const global T* src) {
-  asm volatile(
-      "{\n\t.reg .u64 a;\n\t.reg .u32 s;\n\t.reg .pred p;\n\t"
-      "isspacep.shared p, %0;\n\t"
-      "@p cvta.to.shared.u64 a, %0;\n\t"
-      "@!p mov.b64 a, %0;\n\t"
-      "cvt.u32.u64 s, a;\n\t"
-      "cp.async.cg.shared.global [s], [%1], 16;\n\t}" ::"l"((ulong)dst),
-      "l"(src)
-      : "memory");
-}
-
-inline void wait_copies(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
-
-// Copies the work-item's runs of the tile at `tile_first` to `tile`.
-inline void stage_tile(const global T* in, uint tile_first, uint n, local T4* tile, uint lid) {
-  if (tile_first + TILE <= n) {
-#pragma unroll
-    for (uint row = 0; row < CHUNKS; ++row) {
-      copy_run_async(tile + row * WG_SIZE + lid, in + run_first(tile_first, row));
-    }
-    wait_copies();
-  } else {
-#pragma unroll
-    for (uint row = 0; row < CHUNKS; ++row) {
-      tile[row * WG_SIZE + lid] = load_run(in, run_first(tile_first, row), n);
-    }
-  }
-}
-
-// Step 1 (as scan_segments) on a staged tile.
-inline void scan_staged_segments(const local T4* tile, T* offsets, local T* segments, uint lid,
-                                 uint lane, uint warp) {
-#pragma unroll
-  for (uint row = 0; row < CHUNKS; ++row) {
-    const T within = warp_inclusive_scan(sum_run(tile[row * WG_SIZE + lid]), lane);
-    offsets[row] = warp_exclusive_from_inclusive(within, lane);
-    if (lane == WARP - 1) segments[row * WARPS + warp] = within;
-  }
-}
-
-// Step 3 (as store_tile) on a staged tile, one run at a time.
-inline void store_staged_tile(global T* out, uint tile_first, uint n, const local T4* tile,
-                              const T* offsets, const local T* segments, uint lid, uint warp,
-                              uint inclusive) {
-  const bool full = tile_first + TILE <= n;
-#pragma unroll
-  for (uint row = 0; row < CHUNKS; ++row) {
-    const T4 v = tile[row * WG_SIZE + lid];
-    const T s0 = offsets[row] + segments[row * WARPS + warp];
-    const T s1 = s0 + v.s0;
-    const T s2 = s1 + v.s1;
-    const T s3 = s2 + v.s2;
-    const T4 run = inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(s0, s1, s2, s3);
-    const uint first = run_first(tile_first, row);
-    if (full) {
-      store_full_run(out, first, run);
-    } else {
-      store_run(out, first, n, run);
-    }
-  }
-}
-#endif
-
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
@@ -304,25 +212,11 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   const uint lid = get_local_id(0);
   const uint lane = lid % WARP;
   const uint warp = lid / WARP;
-#if TILE_ORDER == 0
   local uint tile_shared;
   if (lid == 0) tile_shared = atomic_inc(ticket) - first_ticket;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_shared;
-#else
-  const uint tile = get_group_id(0);
-#endif
   const uint tile_first = tile * TILE;
-#if STAGE
-  local T4 tile_runs[CHUNKS * WG_SIZE];
-  stage_tile(in, tile_first, n, tile_runs, lid);
-  T offsets[CHUNKS];
-  scan_staged_segments(tile_runs, offsets, segments, lid, lane, warp);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  store_staged_tile(out, tile_first, n, tile_runs, offsets, segments, lid, warp, inclusive);
-#else
   T4 runs[CHUNKS];
   load_tile(in, tile_first, n, runs);
   T offsets[CHUNKS];
@@ -331,5 +225,4 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
   barrier(CLK_LOCAL_MEM_FENCE);
   store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
-#endif
 }

@@ -1,4 +1,4 @@
-// `naive`: Hillis and Steele's scan in global memory (the seed's ScanNaive), one launch per
+// `naive`: Hillis and Steele's scan in global memory (Gruber's ScanNaive), one launch per
 // power-of-two offset, ping-ponging between two buffers. O(n log n) work.
 #include "kernels/primitives/scan/common.cl"
 

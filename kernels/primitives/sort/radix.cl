@@ -43,29 +43,13 @@
 #ifndef RANK_EARLY
 #define RANK_EARLY 1
 #endif
-// The work-group scans of the warp ranking: 1 (NVIDIA, RANK_MATCH 2) with shfl.sync within each
-// warp and one barrier; 0 with wg_exclusive_scan (barriers only).
-#ifndef WARP_SCAN
-#define WARP_SCAN (RANK_MATCH == 2)
-#endif
 #if RANK_MATCH == 2
 #include "kernels/primitives/common/nvidia_warp.cl"
-#endif
-// Global histogram: copies of the counters per work-group; work-item lid counts into copy
-// lid % HIST_COPIES, laid out so that the lanes of a warp spread over the banks.
-#ifndef HIST_COPIES
-#define HIST_COPIES 1
 #endif
 // Onesweep look-back: each digit's work-item reads LOOKBACK_WINDOW predecessor tiles' status
 // words at once (independent loads) instead of one at a time.
 #ifndef LOOKBACK_WINDOW
 #define LOOKBACK_WINDOW 1
-#endif
-// Timing experiments only (the results are wrong): bits that leave a step of the onesweep pass
-// out. 1: no look-back (each tile uses the digit's global start); 2: every tile writes to its
-// own place (coalesced, like a copy); 4: no ranking (keys stay in load order).
-#ifndef SORT_PROBE
-#define SORT_PROBE 0
 #endif
 #define WARP 32
 #define WARPS (RADIX_WG / WARP)
@@ -281,19 +265,12 @@ inline void scatter_tile(__global uint* keys_out, uint key_kind,
 // Lanes are the work-item's position in its warp: NVIDIA forms warps from consecutive local ids.
 // The peers (lanes with the same digit) come from eight vote.sync.ballot, one per digit bit, as
 // in CUB's MatchAny: several times faster than match.any.sync, which the H200 runs slowly
-// (MATCH_ANY_SYNC=1 selects it, for comparison). The .sync instructions wait for all 32 lanes,
+// (docs/sort.md). The .sync instructions wait for all 32 lanes,
 // so no lockstep execution is assumed; the leader's atomic counter update completes (its result
 // is shuffled) before any lane enters the next round, which keeps the updates of successive
 // rounds in order.
-#ifndef MATCH_ANY_SYNC
-#define MATCH_ANY_SYNC 0
-#endif
 inline uint warp_peers(uint digit) {
-  uint peers;
-#if MATCH_ANY_SYNC
-  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(peers) : "r"(digit));
-#else
-  peers = 0xffffffffu;
+  uint peers = 0xffffffffu;
   RADIX_UNROLL
   for (uint b = 0; b < 8; ++b) {
     uint same;
@@ -307,7 +284,6 @@ inline uint warp_peers(uint digit) {
         : "r"(digit), "r"(1u << b));
     peers &= same;
   }
-#endif
   return peers;
 }
 
@@ -367,7 +343,9 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
   }
 }
 
-#if WARP_SCAN && RANK_MATCH == 2
+#if RANK_MATCH == 2
+// The work-group scans of the warp ranking on NVIDIA: shfl.sync within each warp and one
+// barrier (elsewhere wg_exclusive_scan, barriers only).
 // Exclusive prefix sum of one value per work-item: shfl.sync within each warp, then the warps'
 // totals through local memory (one barrier). *total gets the sum over the work-group.
 inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total) {
@@ -718,17 +696,12 @@ __kernel void radix_onesweep_init(__global uint* status, uint status_words, __gl
 #define GLOBAL_WG 256
 
 // Counts the digits of all four passes in one read of the keys: uint4 loads, two in flight per
-// work-item, into per-work-group counters in local memory. With HIST_COPIES > 1 the counters are
-// split into copies, work-item lid counting into copy lid % HIST_COPIES; counter (slot, copy)
-// is word slot * HIST_COPIES + copy, so the lanes of a warp that share a copy land in
-// 32 / HIST_COPIES banks chosen by the digit, and lanes in different copies in different banks:
-// fewer bank conflicts and no same-word collisions between copies.
-#define HIST_WORDS (PASSES * DIGITS * HIST_COPIES)
-#define COUNT_KEY(bits)                                                       \
-  do {                                                                        \
-    const uint ordered_ = to_ordered(bits, key_kind);                         \
-    for (uint p = 0; p < PASSES; ++p)                                         \
-      atomic_inc(&copy[(p * DIGITS + DIGIT(ordered_, 8 * p)) * HIST_COPIES]); \
+// work-item, into per-work-group counters in local memory.
+#define HIST_WORDS (PASSES * DIGITS)
+#define COUNT_KEY(bits)                                                                         \
+  do {                                                                                          \
+    const uint ordered_ = to_ordered(bits, key_kind);                                           \
+    for (uint p = 0; p < PASSES; ++p) atomic_inc(&counts[p * DIGITS + DIGIT(ordered_, 8 * p)]); \
   } while (0)
 #define COUNT_QUAD(q) \
   do {                \
@@ -742,7 +715,6 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
   BIND_KEYS_IN(keys);
   __local uint counts[HIST_WORDS];
   const uint lid = get_local_id(0);
-  __local uint* copy = counts + lid % HIST_COPIES;
   for (uint d = lid; d < HIST_WORDS; d += GLOBAL_WG) counts[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   // Buffers start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 128 bits).
@@ -764,8 +736,7 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
   if (tail < n) COUNT_KEY(keys[tail]);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) {
-    uint sum = 0;
-    for (uint c = 0; c < HIST_COPIES; ++c) sum += counts[d * HIST_COPIES + c];
+    const uint sum = counts[d];
     if (sum != 0) atomic_add(&digit_counts[d], sum);
   }
 }
@@ -833,9 +804,6 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
   const uint valid = min((uint)TILE, n - tile * TILE);
   const __global uint* digit_start = digit_offsets + pass * DIGITS;
-#if RANK_MATCH && RANK_EARLY && (SORT_PROBE & 4)
-#error "SORT_PROBE 4 (no ranking) is not made for RANK_EARLY"
-#endif
 #if RANK_MATCH && RANK_EARLY
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;
@@ -844,42 +812,24 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   // look-backs find them sooner; the look-back itself comes after the ranking.
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     const uint count = m.run_end[d] - m.run_start[d];
-#if !(SORT_PROBE & 1)
     atomic_xchg(status + tile * DIGITS + d,
                 tile == 0 ? FLAG_PREFIX | (digit_start[d] + count) : FLAG_AGGREGATE | count);
-#endif
   }
   RANK_STORE_EARLY;
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     uint exclusive = digit_start[d];
-#if !(SORT_PROBE & 1)
     if (tile != 0) {
       exclusive = look_back(status, tile, d);
       atomic_xchg(status + tile * DIGITS + d,
                   FLAG_PREFIX | (exclusive + m.run_end[d] - m.run_start[d]));
     }
-#endif
-#if SORT_PROBE & 2
-    m.run_base[d] = tile * TILE;
-#else
     m.run_base[d] = exclusive - m.run_start[d];
-#endif
   }
 #else  // ranking and look-back one after the other
 #if RANK_MATCH
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;
-#if SORT_PROBE & 4
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    position[j] = (lid / WARP) * WARP_KEYS + j * WARP + lid % WARP;
-  }
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) m.run_start[d] = m.run_end[d] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  STORE_RANKED;
-#else
   RANK_TILE_STRIPED
-#endif
 #else
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
@@ -887,19 +837,13 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     const uint count = m.run_end[d] - m.run_start[d];
     uint exclusive = digit_start[d];
-#if !(SORT_PROBE & 1)
     __global uint* mine = status + tile * DIGITS + d;
     atomic_xchg(mine, (tile == 0 ? FLAG_PREFIX | (exclusive + count) : FLAG_AGGREGATE | count));
     if (tile != 0) {
       exclusive = look_back(status, tile, d);
       atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
     }
-#endif
-#if SORT_PROBE & 2
-    m.run_base[d] = tile * TILE;
-#else
     m.run_base[d] = exclusive - m.run_start[d];
-#endif
   }
 #endif  // RANK_MATCH && RANK_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -1,4 +1,4 @@
-// The seed's GPU radix sorts (Gruber 5.2.3-5.2.5, after the AMD APP SDK sample): 4-bit digits,
+// Gruber's GPU radix sorts (5.2.3-5.2.5, after the AMD APP SDK sample): 4-bit digits,
 // eight passes. Each work-item counts the digits of BLOCK_SIZE consecutive keys; the histograms
 // are stored bucket-major (all work-items' counts of digit 0, then digit 1, ...) so one exclusive
 // scan turns them into stable scatter offsets. Variants, by -D options:
@@ -62,8 +62,8 @@
   }
 #endif
 
-__kernel void radix_seed_histogram(KEYS_IN(keys), uint key_kind, __global uint* histograms, uint n,
-                                   uint shift HIST_PARAM) {
+__kernel void radix_gruber_histogram(KEYS_IN(keys), uint key_kind, __global uint* histograms,
+                                     uint n, uint shift HIST_PARAM) {
   BIND_KEYS_IN(keys);
   const uint id = get_global_id(0);
   const uint items = get_global_size(0);
@@ -80,11 +80,11 @@ __kernel void radix_seed_histogram(KEYS_IN(keys), uint key_kind, __global uint* 
 #define MOVE_VALUE(to, from)
 #endif
 
-__kernel void radix_seed_permute(KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind,
+__kernel void radix_gruber_permute(KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind,
 #if WITH_VALUES
-                                 const __global uint* values, __global uint* values_out,
+                                   const __global uint* values, __global uint* values_out,
 #endif
-                                 const __global uint* scanned, uint n, uint shift HIST_PARAM) {
+                                   const __global uint* scanned, uint n, uint shift HIST_PARAM) {
   BIND_KEYS_IN(keys);
   BIND_KEYS_OUT(keys_out);
   const uint id = get_global_id(0);
