@@ -11,25 +11,56 @@ namespace clf::primitives {
 
 namespace {
 
-// How a variant is launched. Sizes that are multiples of `multiple_*` use the kernel built
-// without bounds checks; others use the one built with MATMUL_CHECK_BOUNDS=1.
+// How a variant launches for an m x n result: the rows, columns and depth one work-group covers
+// per step (sizes that are multiples of them use the kernel built without bounds checks), its
+// build options and its grid.
+struct Launch {
+  std::size_t span_m, span_n, span_k;
+  std::string options;
+  Range range;
+};
+
+// The default: a bm x bn tile of C per work-group, tm x tn elements per work-item.
+Launch register_tiles_launch(const MatmulTiling& t, std::size_t m, std::size_t n) {
+  const unsigned threads_x = t.bn / t.tn;
+  const unsigned threads_y = t.bm / t.tm;
+  return {t.bm, t.bn, t.bk,
+          "-DBM=" + std::to_string(t.bm) + " -DBN=" + std::to_string(t.bn) +
+              " -DBK=" + std::to_string(t.bk) + " -DTM=" + std::to_string(t.tm) +
+              " -DTN=" + std::to_string(t.tn),
+          Range::grid(ceil_div(n, t.bn) * threads_x, ceil_div(m, t.bm) * threads_y, threads_x,
+                      threads_y)};
+}
+
+// Gruber's variants: work-groups of 16 x 16, `elements` x `elements` results per work-item.
+template <unsigned elements>
+Launch reference_launch(const MatmulTiling&, std::size_t m, std::size_t n) {
+  constexpr std::size_t kGroupSide = 16;
+  constexpr std::size_t span = kGroupSide * elements;
+  return {span, span, span, "",
+          Range::grid(ceil_div(n, elements), ceil_div(m, elements), kGroupSide, kGroupSide)};
+}
+
 struct VariantSpec {
   const char* name;
   const char* file;
   const char* kernel;
-  unsigned elements_per_item;  // along each of M and N
-  bool needs_checked_build;    // false: the kernel checks its bounds in every build
+  bool needs_checked_build;  // false: the kernel checks its bounds in every build
+  bool uses_tiling;
+  Launch (*launch)(const MatmulTiling& tiling, std::size_t m, std::size_t n);
 };
 
-constexpr unsigned kReferenceTile =
-    16;  // work-group side of Gruber's variants (tiles.cl, blocks*.cl)
-
 const VariantSpec kVariants[] = {
-    {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", 0, true},
-    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", 1, false},
-    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", 1, true},
-    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", 4, true},
-    {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", 4, true},
+    {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", true, true,
+     register_tiles_launch},
+    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", false, false,
+     reference_launch<1>},
+    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", true, false,
+     reference_launch<1>},
+    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", true, false,
+     reference_launch<4>},
+    {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", true,
+     false, reference_launch<4>},
 };
 
 const VariantSpec& find_variant(const std::string& name) {
@@ -122,7 +153,7 @@ struct Matmul::Kernels {
 Matmul::Matmul(Runtime& runtime, const std::string& variant, const MatmulTiling* tiling)
     : runtime_(&runtime), variant_(variant), kernels_(std::make_unique<Kernels>()) {
   kernels_->spec = &find_variant(variant);
-  if (variant_ == "default") {
+  if (kernels_->spec->uses_tiling) {
     tiling_ = tiling != nullptr ? *tiling : default_matmul_tiling(runtime.device());
     tiling_.check(runtime.device());
   }
@@ -144,38 +175,18 @@ Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>
   if (m == 0 || n == 0) return Event();
 
   const VariantSpec& spec = *kernels_->spec;
-  const bool is_default = spec.elements_per_item == 0;
-  // Rows, columns and depth one work-group covers per step, which unchecked sizes must divide.
-  const std::size_t span_m = is_default ? tiling_.bm : kReferenceTile * spec.elements_per_item;
-  const std::size_t span_n = is_default ? tiling_.bn : kReferenceTile * spec.elements_per_item;
-  const std::size_t span_k = is_default ? tiling_.bk : kReferenceTile * spec.elements_per_item;
-  const bool aligned = k != 0 && m % span_m == 0 && n % span_n == 0 && k % span_k == 0;
+  const Launch launch = spec.launch(tiling_, m, n);
+  const bool aligned =
+      k != 0 && m % launch.span_m == 0 && n % launch.span_n == 0 && k % launch.span_k == 0;
   const bool checked = spec.needs_checked_build && !aligned;
 
   std::unique_ptr<CLKernel>& kernel = checked ? kernels_->checked : kernels_->unchecked;
   if (!kernel) {
-    std::string options;
-    if (is_default) {
-      options = "-DBM=" + std::to_string(tiling_.bm) + " -DBN=" + std::to_string(tiling_.bn) +
-                " -DBK=" + std::to_string(tiling_.bk) + " -DTM=" + std::to_string(tiling_.tm) +
-                " -DTN=" + std::to_string(tiling_.tn);
-    }
-    if (checked) options += " -DMATMUL_CHECK_BOUNDS=1";
+    const std::string options = launch.options + (checked ? " -DMATMUL_CHECK_BOUNDS=1" : "");
     kernel = std::make_unique<CLKernel>(*runtime_, kernel_source(spec.file), spec.kernel, options);
   }
-
-  Range range;
-  if (is_default) {
-    const unsigned threads_x = tiling_.bn / tiling_.tn;
-    const unsigned threads_y = tiling_.bm / tiling_.tm;
-    range = Range::grid(ceil_div(n, tiling_.bn) * threads_x, ceil_div(m, tiling_.bm) * threads_y,
-                        threads_x, threads_y);
-  } else {
-    range = Range::grid(ceil_div(n, spec.elements_per_item), ceil_div(m, spec.elements_per_item),
-                        kReferenceTile, kReferenceTile);
-  }
-  return (*kernel)(range, a, b, write_only(c), static_cast<cl_uint>(m), static_cast<cl_uint>(k),
-                   static_cast<cl_uint>(n));
+  return (*kernel)(launch.range, a, b, write_only(c), static_cast<cl_uint>(m),
+                   static_cast<cl_uint>(k), static_cast<cl_uint>(n));
 }
 
 void matmul(const DeviceBuffer<float>& a, const DeviceBuffer<float>& b, DeviceBuffer<float>& c,
