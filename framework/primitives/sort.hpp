@@ -26,7 +26,7 @@
 // inline PTX builds (else, and on other GPUs, two 4-bit splits). Tile shapes and ranking come
 // from a SortConfig (framework/primitives/tuning.hpp; default: the tuning table's for the
 // device). docs/sort.md has the design and figures.
-// Gruber's variants (docs/sort.md cites the thesis), reference algorithms for the benchmarks:
+// Gruber's variants (docs/primitives.md cites the thesis), reference algorithms for the benchmarks:
 //   bitonic          Gruber 5.2.1: one launch per column of the network, global memory
 //   bitonic-fused-K  Gruber 5.2.2 with K = 2, 4, 8 or 16 elements per work-item in registers,
 //                    plus local-memory kernels for the columns that fit in one work-group

@@ -1,5 +1,5 @@
-// Gruber's bitonic sorts (B. Gruber, "GPGPU Computing with OpenCL", 2013, sections 5.2.1 and
-// 5.2.2; docs/sort.md), reference algorithms the benchmarks reproduce. They pad to a power of
+// Gruber's bitonic sorts (sections 5.2.1 and 5.2.2 of the thesis docs/primitives.md cites;
+// docs/sort.md), reference algorithms the benchmarks reproduce. They pad to a power of
 // two with keys that sort last; key-value sorting orders 64-bit (key, index) pairs, so that it
 // is stable too.
 #include <algorithm>

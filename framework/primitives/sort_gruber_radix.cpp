@@ -1,5 +1,5 @@
-// Gruber's radix sorts (B. Gruber, "GPGPU Computing with OpenCL", 2013, sections 5.2.3 to
-// 5.2.5; docs/sort.md), reference algorithms the benchmarks reproduce: 4-bit digits, eight
+// Gruber's radix sorts (sections 5.2.3 to 5.2.5 of the thesis docs/primitives.md cites;
+// docs/sort.md), reference algorithms the benchmarks reproduce: 4-bit digits, eight
 // passes of a histogram kernel, a scan and a permute kernel.
 #include "framework/primitives/sort_algorithm.hpp"
 #include "framework/primitives/support.hpp"
