@@ -20,10 +20,6 @@ namespace {
 
 namespace reference = clf::primitives::reference;
 
-const char* dtype_name(const cl_uint*) { return "uint32"; }
-const char* dtype_name(const cl_int*) { return "int32"; }
-const char* dtype_name(const cl_float*) { return "float32"; }
-
 template <typename K>
 class SortCase : public BenchCase {
  public:
@@ -33,7 +29,7 @@ class SortCase : public BenchCase {
   std::string primitive() const override { return "sort"; }
   std::string variant() const override { return variant_; }
   std::string dtype() const override {
-    return std::string(dtype_name(static_cast<const K*>(nullptr))) + (with_values_ ? "-kv" : "");
+    return std::string(dtype_name<K>()) + (with_values_ ? "-kv" : "");
   }
   std::string unit() const override { return "Gkeys/s"; }
 
