@@ -51,8 +51,8 @@ Tuning nvidia_gpu_tuning() {
 // Other GPUs: the NVIDIA shapes, untested there, with the portable ranking (128 work-items and
 // 24.5 KiB of local memory for matmul fit any current GPU).
 Tuning other_gpu_tuning() {
-  Tuning tuning;
-  tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
+  Tuning tuning = nvidia_gpu_tuning();
+  tuning.sort.ranking = SortRanking::split;
   return tuning;
 }
 
