@@ -24,7 +24,7 @@ std::string shell_quote(const std::string& text) {
 // plot_bench.py beside the executable (the build copies it there), else in the source tree.
 fs::path plot_script() {
   std::error_code error;
-  const fs::path beside = fs::read_symlink("/proc/self/exe", error).parent_path() / "plot_bench.py";
+  fs::path beside = fs::read_symlink("/proc/self/exe", error).parent_path() / "plot_bench.py";
   if (!error && fs::exists(beside)) return beside;
   return fs::path(CL_BENCH_SOURCE_DIR) / "plot_bench.py";
 }

@@ -97,7 +97,8 @@ const std::vector<std::string>& matmul_variants() {
 
 std::size_t MatmulTiling::local_bytes() const {
   // Two buffers each of the transposed A piece (rows padded by 4) and the B piece.
-  return 2 * sizeof(float) * (static_cast<std::size_t>(bk) * (bm + 4) + bk * bn);
+  return 2 * sizeof(float) *
+         (static_cast<std::size_t>(bk) * (bm + 4) + static_cast<std::size_t>(bk) * bn);
 }
 
 std::string MatmulTiling::to_string() const {

@@ -112,7 +112,8 @@ class RadixSort : public SortAlgorithm {
     const auto key_kind = static_cast<cl_uint>(kind);
     const bool with_values = values != nullptr;
     const std::size_t parts =
-        chunks_ ? std::min<std::size_t>(n, 8 * std::max(1U, runtime().device().compute_units))
+        chunks_ ? std::min<std::size_t>(
+                      n, std::size_t{8} * std::max(1U, runtime().device().compute_units))
                 : ceil_div(n, tile());
     const auto chunk = static_cast<cl_uint>(ceil_div(n, parts));
     const Range range = chunks_ ? Range::linear(parts, 1)
