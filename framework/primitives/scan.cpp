@@ -115,7 +115,6 @@ namespace {
 template <typename T>
 std::unique_ptr<scanning::Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant,
                                                        const ScanConfig& config) {
-  config.check(runtime.device());
   const std::string resolved = resolve_scan_variant(variant, runtime.device());
   if (resolved == "naive") return scanning::make_naive_scan<T>(runtime);
   if (resolved == "blelloch") return scanning::make_blelloch_scan<T>(runtime);

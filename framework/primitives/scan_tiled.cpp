@@ -9,12 +9,22 @@ namespace clf::primitives::scanning {
 
 namespace {
 
+TileShape checked_tile(const DeviceInfo& device, const ScanConfig& config) {
+  config.check_tile(device);
+  return config.tile;
+}
+
+TileShape checked_lookback_tile(const DeviceInfo& device, const ScanConfig& config) {
+  config.check_lookback_tile(device);
+  return config.lookback_tile;
+}
+
 template <typename T>
 class ReduceThenScan : public Algorithm<T> {
  public:
   ReduceThenScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "reduce-then-scan"),
-        shape_(config.tile),
+        shape_(checked_tile(runtime.device(), config)),
         reduce_(tiled_kernel("rts_reduce")),
         scan_sums_(tiled_kernel("rts_scan_group_sums")),
         scan_(tiled_kernel("rts_scan")) {}
@@ -48,7 +58,7 @@ class LookbackScan : public Algorithm<T> {
  public:
   LookbackScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(config.lookback_tile),
+        shape_(checked_lookback_tile(runtime.device(), config)),
         scan_(runtime, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
               lookback_options(shape_, config.lookback_options)),
         ticket_(runtime, 1) {

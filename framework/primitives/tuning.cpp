@@ -134,12 +134,20 @@ TileShape TileShape::parse(const std::string& text) {
   return TileShape{group, items};
 }
 
-void ScanConfig::check(const DeviceInfo& device) const {
+void ScanConfig::check_tile(const DeviceInfo& device) const {
   check_shape("scan tile", tile, device, 1, four_to_thirty_two, "4, 8, 16 or 32");
+}
+
+void ScanConfig::check_lookback_tile(const DeviceInfo& device) const {
   check_shape(
       "scan look-back tile", lookback_tile, device, 32,
       [](std::size_t items) { return items % 4 == 0 && items >= 4 && items <= 64; },
       "a multiple of 4 up to 64");
+}
+
+void ScanConfig::check(const DeviceInfo& device) const {
+  check_tile(device);
+  check_lookback_tile(device);
 }
 
 void CompactConfig::check(const DeviceInfo& device) const {

@@ -36,7 +36,10 @@ struct ScanConfig {
   // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
   // -DDELAY_MIN_TILES=n).
   std::string lookback_options;
-  // Throws Error naming the rule a shape breaks, or a work-group larger than `device` allows.
+  // Throw Error naming the rule a shape breaks, or a work-group larger than `device` allows:
+  // the reduce-then-scan tile, the look-back tile, both.
+  void check_tile(const DeviceInfo& device) const;
+  void check_lookback_tile(const DeviceInfo& device) const;
   void check(const DeviceInfo& device) const;
 };
 
