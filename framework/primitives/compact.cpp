@@ -1,6 +1,7 @@
 #include "framework/primitives/compact.hpp"
 
 #include "framework/error.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
@@ -47,7 +48,7 @@ class Compact<T>::Impl {
       return;
     }
     const detail::GroupSplit split =
-        detail::split_tiles(runtime_.device(), (count + shape_.tile() - 1) / shape_.tile());
+        detail::split_tiles(runtime_.device(), ceil_div(count, shape_.tile()));
     DeviceBuffer<std::uint32_t>& counts =
         detail::ensure_buffer(group_counts_, runtime_, split.groups);
     DeviceBuffer<std::uint32_t>& offsets =
