@@ -23,7 +23,7 @@
 // with work-groups of WG, bypassing clf::CLKernel's check against CL_KERNEL_WORK_GROUP_SIZE
 // (which this driver reports as 256 for every kernel); checks the result, prints timings as
 // above.
-#include <algorithm>#include <algorithm>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
