@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "framework/environment.hpp"
 #include "framework/error.hpp"
 
 namespace clf {
@@ -39,16 +40,6 @@ bool contains_ignoring_case(const std::string& haystack, const std::string& need
 bool is_index(const std::string& text) {
   return !text.empty() && text.size() < 6 &&
          std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? std::string(value) : std::string();
-}
-
-bool env_flag(const char* name) {
-  const std::string value = env_or_empty(name);
-  return !value.empty() && value != "0";
 }
 
 // Trims the trailing NULs some drivers leave in info strings.
@@ -127,9 +118,9 @@ std::vector<DeviceInfo> enumerate_devices() {
 
 DeviceRequest DeviceRequest::from_environment() {
   DeviceRequest request;
-  request.device = env_or_empty("CL_DEVICE");
-  request.platform = env_or_empty("CL_PLATFORM");
-  request.type = env_or_empty("CL_DEVICE_TYPE");
+  request.device = env_text("CL_DEVICE");
+  request.platform = env_text("CL_PLATFORM");
+  request.type = env_text("CL_DEVICE_TYPE");
   request.debug = env_flag("CL_DEBUG");
   request.profiling = env_flag("CL_PROFILE");
   request.quiet = env_flag("CL_QUIET");

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "framework/environment.hpp"
 #include "framework/error.hpp"
 #include "framework/program_cache_file.hpp"
 
@@ -28,16 +29,14 @@ const KernelInfo& Program::kernel_info(const std::string& name) const {
 
 DiskCacheSettings DiskCacheSettings::from_environment() {
   DiskCacheSettings settings;
-  const char* enabled = std::getenv("CL_CACHE");
-  settings.enabled = enabled == nullptr || std::string(enabled) != "0";
-  const char* trace = std::getenv("CL_CACHE_TRACE");
-  settings.trace = trace != nullptr && std::string(trace) != "0";
-  if (const char* dir = std::getenv("CL_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+  settings.enabled = env_flag("CL_CACHE", true);
+  settings.trace = env_flag("CL_CACHE_TRACE");
+  if (const std::string dir = env_text("CL_CACHE_DIR"); !dir.empty()) {
     settings.directory = dir;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
-    settings.directory = std::string(xdg) + "/clf";
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    settings.directory = std::string(home) + "/.cache/clf";
+  } else if (const std::string xdg = env_text("XDG_CACHE_HOME"); !xdg.empty()) {
+    settings.directory = xdg + "/clf";
+  } else if (const std::string home = env_text("HOME"); !home.empty()) {
+    settings.directory = home + "/.cache/clf";
   } else {
     settings.enabled = false;
   }

@@ -1,6 +1,6 @@
 // Random number generators compiled on both sides, so the host computes exactly what the device
 // does (tests compare bit for bit). App kernels #include "shared/random.h" (or
-// "kernels/random/random.cl") and keep one state per work-item:
+// "kernels/primitives/random/random.cl") and keep one state per work-item:
 //
 //   PhiloxState rng = philox_init(seed, get_global_id(0));   // stream = work-item
 //   cl_uint bits = philox_next_uint(&rng);  cl_float u = philox_next_float(&rng);  // [0, 1)

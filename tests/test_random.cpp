@@ -40,7 +40,7 @@ const PhiloxKnownAnswer kPhiloxAnswers[] = {
 
 TEST(Random, PhiloxKnownAnswersOnHostAndDevice) {
   CLFunction<cl_uint4(cl_uint4, cl_uint2)> device_philox(
-      Runtime::shared(), kernel_source("kernels/random/random.cl"), "philox4x32_10");
+      Runtime::shared(), kernel_source("kernels/primitives/random/random.cl"), "philox4x32_10");
   for (const PhiloxKnownAnswer& answer : kPhiloxAnswers) {
     const cl_uint4 counter =
         uint4_of(answer.counter[0], answer.counter[1], answer.counter[2], answer.counter[3]);
@@ -188,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(Generators, RandomGenerator, ::testing::ValuesIn(random
 // uncorrelated.
 TEST(Random, PerWorkItemStreamsInAKernel) {
   const char* const source = R"CLC(
-#include "kernels/random/random.cl"
+#include "kernels/primitives/random/random.cl"
 __kernel void draw(ulong seed, uint count, __global float* philox, __global uint* mwc) {
   const uint g = get_global_id(0);
   PhiloxState p = philox_init(seed, g);

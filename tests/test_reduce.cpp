@@ -60,9 +60,9 @@ void expect_matches(const std::vector<T>& values, ReduceOp op, const ReduceResul
 }
 
 // The default variant is tested with every op on every type. The baselines share the op and
-// type code (kernels/reduce/common.cl) with it and differ in their passes, so they are tested
-// with every op on int32 and with sum and argmin on the other types: each program costs about
-// a second to compile on PoCL.
+// type code (kernels/primitives/reduce/common.cl) with it and differ in their passes, so they are
+// tested with every op on int32 and with sum and argmin on the other types: each program costs
+// about a second to compile on PoCL.
 template <typename T>
 std::vector<ReduceOp> ops_to_test(const std::string& variant) {
   if (variant == "default" || std::is_same_v<T, cl_int>) {

@@ -1,5 +1,5 @@
-// The work-group helpers of kernels/reduce/workgroup.cl, called from shim kernels (the seed's
-// idiom: copy into __local memory, call, copy out) and checked against plain C++.
+// The work-group helpers of kernels/primitives/reduce/workgroup.cl, called from shim kernels (the
+// seed's idiom: copy into __local memory, call, copy out) and checked against plain C++.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +16,7 @@ namespace {
 // Each work-group g works on its own n values (and mask) at g * n and writes what every one of
 // its work-items got, so the tests also check that all work-items receive the same answer.
 const char* const kShims = R"CLC(
-#include "kernels/reduce/workgroup.cl"
+#include "kernels/primitives/reduce/workgroup.cl"
 
 #define ARG_SHIM(TYPE)                                                                     \
 __kernel void shim_arg_##TYPE(const __global TYPE* values, const __global int* mask, uint n, \

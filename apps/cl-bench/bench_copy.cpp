@@ -13,7 +13,7 @@ namespace bench {
 
 namespace {
 
-constexpr std::size_t kVectorsPerItem = 4;  // COPY_VECTORS_PER_ITEM in kernels/bench/copy.cl
+constexpr std::size_t kVectorsPerItem = 4;  // COPY_VECTORS_PER_ITEM in kernels/cl-bench/copy.cl
 constexpr std::size_t kWorkGroupSize = 256;
 
 class CopyCase : public BenchCase {
@@ -57,7 +57,7 @@ class CopyCase : public BenchCase {
     // A distinct value in the destination, so a copy that skips elements cannot pass.
     dst_->write(std::vector<cl_uint>(n, 0xDEADBEEFu));
     if (method_ == Method::kernel && !copy_) {
-      copy_.emplace(runtime, clf::kernel_source("kernels/bench/copy.cl"), "copy_uint4",
+      copy_.emplace(runtime, clf::kernel_source("kernels/cl-bench/copy.cl"), "copy_uint4",
                     "-DCOPY_VECTORS_PER_ITEM=" + std::to_string(kVectorsPerItem));
     }
     return cpu_ms;

@@ -17,6 +17,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
 #include "framework/primitives/matmul_reference.hpp"
@@ -28,7 +29,7 @@ namespace {
 constexpr std::size_t kFullCheckLimit = 512;
 constexpr std::size_t kSampledElements = 4096;
 constexpr std::size_t kCpuReferenceLimit = 2048;
-// On CPU devices the seed's slow variants would take minutes per run at large sizes.
+// On CPU devices Gruber's slow variants would take minutes per run at large sizes.
 constexpr std::size_t kCpuDeviceLimit = 1024;
 
 class MatmulCase : public BenchCase {
@@ -83,7 +84,9 @@ class MatmulCase : public BenchCase {
     b_.emplace(runtime, n * n);
     c_.emplace(runtime, n * n);
     if (!multiply_ || runtime_ != &runtime) {
-      multiply_.emplace(runtime, variant_, tiling_ ? &*tiling_ : nullptr);
+      const clf::primitives::MatmulTiling tiling =
+          tiling_ ? *tiling_ : matmul_config(runtime.device(), environment_knobs()).tiling;
+      multiply_.emplace(runtime, variant_, &tiling);
       runtime_ = &runtime;
     }
     return cpu_ms;

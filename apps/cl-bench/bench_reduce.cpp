@@ -18,21 +18,6 @@ namespace {
 
 using clf::primitives::ReduceOp;
 
-template <typename T>
-const char* type_name();
-template <>
-const char* type_name<cl_int>() {
-  return "int32";
-}
-template <>
-const char* type_name<cl_uint>() {
-  return "uint32";
-}
-template <>
-const char* type_name<cl_float>() {
-  return "float32";
-}
-
 // Full-range integers (sums need all 64 bits), floats uniform on [-1, 1).
 template <typename T>
 T input_value(std::uint64_t seed, std::uint64_t index) {
@@ -52,7 +37,7 @@ class ReduceCase : public BenchCase {
   std::string primitive() const override { return "reduce"; }
   std::string variant() const override { return variant_; }
   std::string dtype() const override {
-    return std::string(type_name<T>()) + "-" + clf::primitives::to_string(op_);
+    return std::string(dtype_name<T>()) + "-" + clf::primitives::to_string(op_);
   }
   std::string unit() const override { return "Gelem/s"; }
 

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "apps/cl-bench/bench_case.hpp"
+#include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/buffer.hpp"
 #include "framework/primitives/compact.hpp"
 #include "framework/primitives/scan.hpp"
@@ -14,19 +16,10 @@
 
 namespace {
 
+using bench::dtype_name;
+using bench::powers_of_two;
 using clf::primitives::Predicate;
 using clf::primitives::ScanType;
-
-template <typename T>
-const char* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) {
-    return "float32";
-  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
-    return "uint32";
-  } else {
-    return "int32";
-  }
-}
 
 // Inputs from a seed, quickly (2^28 values): integers in [-100, 100], floats in [-1, 1).
 template <typename T>
@@ -53,12 +46,6 @@ double milliseconds(Call call) {
   call();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-std::vector<std::size_t> powers_of_two(int first, int last, int step) {
-  std::vector<std::size_t> sizes;
-  for (int e = first; e <= last; e += step) sizes.push_back(std::size_t{1} << e);
-  return sizes;
 }
 
 // Largest n with `buffers` arrays of n elements of `bytes` each (a quarter of the device memory
@@ -94,7 +81,8 @@ class ScanCase : public bench::BenchCase {
 
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     if (!scan_ || &scan_->runtime() != &runtime) {
-      scan_ = std::make_unique<clf::primitives::Scan<T>>(runtime, variant_);
+      scan_ = std::make_unique<clf::primitives::Scan<T>>(
+          runtime, variant_, bench::scan_config(runtime.device(), bench::environment_knobs()));
     }
     input_ = make_input<T>(n, seed);
     result_.clear();

@@ -9,6 +9,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
@@ -19,10 +20,6 @@ namespace {
 
 namespace reference = clf::primitives::reference;
 
-const char* dtype_name(const cl_uint*) { return "uint32"; }
-const char* dtype_name(const cl_int*) { return "int32"; }
-const char* dtype_name(const cl_float*) { return "float32"; }
-
 template <typename K>
 class SortCase : public BenchCase {
  public:
@@ -32,7 +29,7 @@ class SortCase : public BenchCase {
   std::string primitive() const override { return "sort"; }
   std::string variant() const override { return variant_; }
   std::string dtype() const override {
-    return std::string(dtype_name(static_cast<const K*>(nullptr))) + (with_values_ ? "-kv" : "");
+    return std::string(dtype_name<K>()) + (with_values_ ? "-kv" : "");
   }
   std::string unit() const override { return "Gkeys/s"; }
 
@@ -59,7 +56,8 @@ class SortCase : public BenchCase {
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     runtime_ = &runtime;
     n_ = n;
-    if (!sorter_) sorter_.emplace(runtime, variant_);
+    if (!sorter_)
+      sorter_.emplace(runtime, variant_, sort_config(runtime.device(), environment_knobs()));
     keys_.resize(n);
     values_.resize(with_values_ ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {

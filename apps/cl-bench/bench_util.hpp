@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -21,6 +22,19 @@ inline std::uint64_t input_bits(std::uint64_t seed, std::uint64_t index) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+// The dtype name cl-bench shows for a 32-bit element type: "int32", "uint32" or "float32".
+template <typename T>
+constexpr const char* dtype_name() {
+  static_assert(sizeof(T) == 4, "cl-bench's dtypes are 32-bit");
+  if constexpr (std::is_floating_point_v<T>) {
+    return "float32";
+  } else if constexpr (std::is_signed_v<T>) {
+    return "int32";
+  } else {
+    return "uint32";
+  }
 }
 
 // 2^first, 2^(first+step), ... up to 2^last.

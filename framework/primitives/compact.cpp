@@ -1,6 +1,7 @@
 #include "framework/primitives/compact.hpp"
 
 #include "framework/error.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
@@ -9,6 +10,13 @@ namespace {
 
 cl_uint as_uint(std::size_t value) { return static_cast<cl_uint>(value); }
 
+// The tuning table's tile for `device`, checked against it.
+TileShape checked_tile(const DeviceInfo& device) {
+  const CompactConfig& config = tuning_for(device).compact;
+  config.check(device);
+  return config.tile;
+}
+
 }  // namespace
 
 template <typename T>
@@ -16,7 +24,7 @@ class Compact<T>::Impl {
  public:
   explicit Impl(Runtime& runtime)
       : runtime_(runtime),
-        shape_(detail::tile_shape(runtime.device())),
+        shape_(checked_tile(runtime.device())),
         count_(kernel("compact_count", false)),
         scatter_values_(kernel("compact_scatter", false)),
         scatter_indices_(kernel("compact_scatter", true)),
@@ -40,7 +48,7 @@ class Compact<T>::Impl {
       return;
     }
     const detail::GroupSplit split =
-        detail::split_tiles(runtime_.device(), (count + shape_.tile() - 1) / shape_.tile());
+        detail::split_tiles(runtime_.device(), ceil_div(count, shape_.tile()));
     DeviceBuffer<std::uint32_t>& counts =
         detail::ensure_buffer(group_counts_, runtime_, split.groups);
     DeviceBuffer<std::uint32_t>& offsets =
@@ -83,7 +91,7 @@ class Compact<T>::Impl {
 
  private:
   CLKernel kernel(const char* name, bool indices) {
-    return CLKernel(runtime_, kernel_source("kernels/compact/compact.cl"), name,
+    return CLKernel(runtime_, kernel_source("kernels/primitives/compact/compact.cl"), name,
                     detail::scan_build_options<T>(shape_) + (indices ? " -DWRITE_INDICES" : ""));
   }
 

@@ -1,61 +1,73 @@
 #include "framework/primitives/matmul.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <sstream>
 
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
 
 namespace {
 
-// How a variant is launched. Sizes that are multiples of `multiple_*` use the kernel built
-// without bounds checks; others use the one built with MATMUL_CHECK_BOUNDS=1.
+// How a variant launches for an m x n result: the rows, columns and depth one work-group covers
+// per step (sizes that are multiples of them use the kernel built without bounds checks), its
+// build options and its grid.
+struct Launch {
+  std::size_t span_m, span_n, span_k;
+  std::string options;
+  Range range;
+};
+
+// The default: a bm x bn tile of C per work-group, tm x tn elements per work-item.
+Launch register_tiles_launch(const MatmulTiling& t, std::size_t m, std::size_t n) {
+  const unsigned threads_x = t.bn / t.tn;
+  const unsigned threads_y = t.bm / t.tm;
+  return {t.bm, t.bn, t.bk,
+          "-DBM=" + std::to_string(t.bm) + " -DBN=" + std::to_string(t.bn) +
+              " -DBK=" + std::to_string(t.bk) + " -DTM=" + std::to_string(t.tm) +
+              " -DTN=" + std::to_string(t.tn),
+          Range::grid(ceil_div(n, t.bn) * threads_x, ceil_div(m, t.bm) * threads_y, threads_x,
+                      threads_y)};
+}
+
+// Gruber's variants: work-groups of 16 x 16, `elements` x `elements` results per work-item.
+template <unsigned elements>
+Launch reference_launch(const MatmulTiling&, std::size_t m, std::size_t n) {
+  constexpr std::size_t kGroupSide = 16;
+  constexpr std::size_t span = kGroupSide * elements;
+  return {span, span, span, "",
+          Range::grid(ceil_div(n, elements), ceil_div(m, elements), kGroupSide, kGroupSide)};
+}
+
 struct VariantSpec {
   const char* name;
   const char* file;
   const char* kernel;
-  unsigned elements_per_item;  // along each of M and N
-  bool needs_checked_build;    // false: the kernel checks its bounds in every build
+  bool needs_checked_build;  // false: the kernel checks its bounds in every build
+  bool uses_tiling;
+  Launch (*launch)(const MatmulTiling& tiling, std::size_t m, std::size_t n);
 };
 
-constexpr unsigned kSeedTile = 16;  // work-group side of the seed's variants (tiles.cl, blocks*.cl)
-
 const VariantSpec kVariants[] = {
-    {"default", "kernels/matmul/register_tiles.cl", "matmul_register_tiles", 0, true},
-    {"naive", "kernels/matmul/naive.cl", "matmul_naive", 1, false},
-    {"tiles", "kernels/matmul/tiles.cl", "matmul_tiles", 1, true},
-    {"blocks", "kernels/matmul/blocks.cl", "matmul_blocks", 4, true},
-    {"blocks-tiles", "kernels/matmul/blocks_tiles.cl", "matmul_blocks_tiles", 4, true},
+    {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", true, true,
+     register_tiles_launch},
+    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", false, false,
+     reference_launch<1>},
+    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", true, false,
+     reference_launch<1>},
+    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", true, false,
+     reference_launch<4>},
+    {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", true,
+     false, reference_launch<4>},
 };
 
 const VariantSpec& find_variant(const std::string& name) {
   for (const VariantSpec& spec : kVariants) {
     if (name == spec.name) return spec;
   }
-  std::string known;
-  for (const VariantSpec& spec : kVariants)
-    known += std::string(known.empty() ? "" : ", ") + spec.name;
-  throw Error("matmul: unknown variant '" + name + "' (known: " + known + ")");
-}
-
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-
-// Tile sizes of the default variant by kind of device. Where the numbers come from
-// (docs/matmul.md has the full tables and the commands):
-//   NVIDIA GPU  tuned on an NVIDIA H200 (driver 580.159.04, OpenCL on CUDA) at 8192^3, median of
-//               5 runs: 64x128x16/8x8 47.8 TFLOP/s, 128x64x16/8x8 44.9, 128x128x8/8x8 44.8,
-//               128x128x8/16x8 44.6, 128x128x16/8x8 32.1, 64x64x16/4x4 33.7 (cuBLAS 51.3).
-//   other GPU   the NVIDIA shape, untested: 128 work-items and 24.5 KiB of local memory fit any
-//               current GPU.
-//   CPU         measured with PoCL 3.1 on the 2-core development machine (AMD EPYC), 512^3:
-//               32x64x8/4x8 53 ms, 32x32x16/4x4 95 ms, 64x64x8/8x4 114 ms, 128x128x16/8x8 194 ms.
-MatmulTiling tiling_for_device(const DeviceInfo& device) {
-  if (device.type == DeviceType::cpu) return MatmulTiling{32, 64, 8, 4, 8};
-  if (device.type == DeviceType::gpu) return MatmulTiling{64, 128, 16, 8, 8};
-  return MatmulTiling{64, 64, 16, 4, 4};  // accelerators and the unknown: a modest portable shape
+  throw unknown_variant("matmul", name, matmul_variants());
 }
 
 void check_shape(const char* what, std::size_t size, std::size_t rows, std::size_t cols,
@@ -85,7 +97,8 @@ const std::vector<std::string>& matmul_variants() {
 
 std::size_t MatmulTiling::local_bytes() const {
   // Two buffers each of the transposed A piece (rows padded by 4) and the B piece.
-  return 2 * sizeof(float) * (static_cast<std::size_t>(bk) * (bm + 4) + bk * bn);
+  return 2 * sizeof(float) *
+         (static_cast<std::size_t>(bk) * (bm + 4) + static_cast<std::size_t>(bk) * bn);
 }
 
 std::string MatmulTiling::to_string() const {
@@ -128,10 +141,7 @@ void MatmulTiling::check(const DeviceInfo& device) const {
 }
 
 MatmulTiling default_matmul_tiling(const DeviceInfo& device) {
-  if (const char* forced = std::getenv("CLF_MATMUL_TILING"); forced != nullptr && *forced) {
-    return MatmulTiling::parse(forced);
-  }
-  return tiling_for_device(device);
+  return tuning_for(device).matmul.tiling;
 }
 
 // The kernels of one variant, built when first needed: most sizes need only one of the two.
@@ -144,7 +154,7 @@ struct Matmul::Kernels {
 Matmul::Matmul(Runtime& runtime, const std::string& variant, const MatmulTiling* tiling)
     : runtime_(&runtime), variant_(variant), kernels_(std::make_unique<Kernels>()) {
   kernels_->spec = &find_variant(variant);
-  if (variant_ == "default") {
+  if (kernels_->spec->uses_tiling) {
     tiling_ = tiling != nullptr ? *tiling : default_matmul_tiling(runtime.device());
     tiling_.check(runtime.device());
   }
@@ -166,38 +176,18 @@ Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>
   if (m == 0 || n == 0) return Event();
 
   const VariantSpec& spec = *kernels_->spec;
-  const bool is_default = spec.elements_per_item == 0;
-  // Rows, columns and depth one work-group covers per step, which unchecked sizes must divide.
-  const std::size_t span_m = is_default ? tiling_.bm : kSeedTile * spec.elements_per_item;
-  const std::size_t span_n = is_default ? tiling_.bn : kSeedTile * spec.elements_per_item;
-  const std::size_t span_k = is_default ? tiling_.bk : kSeedTile * spec.elements_per_item;
-  const bool aligned = k != 0 && m % span_m == 0 && n % span_n == 0 && k % span_k == 0;
+  const Launch launch = spec.launch(tiling_, m, n);
+  const bool aligned =
+      k != 0 && m % launch.span_m == 0 && n % launch.span_n == 0 && k % launch.span_k == 0;
   const bool checked = spec.needs_checked_build && !aligned;
 
   std::unique_ptr<CLKernel>& kernel = checked ? kernels_->checked : kernels_->unchecked;
   if (!kernel) {
-    std::string options;
-    if (is_default) {
-      options = "-DBM=" + std::to_string(tiling_.bm) + " -DBN=" + std::to_string(tiling_.bn) +
-                " -DBK=" + std::to_string(tiling_.bk) + " -DTM=" + std::to_string(tiling_.tm) +
-                " -DTN=" + std::to_string(tiling_.tn);
-    }
-    if (checked) options += " -DMATMUL_CHECK_BOUNDS=1";
+    const std::string options = launch.options + (checked ? " -DMATMUL_CHECK_BOUNDS=1" : "");
     kernel = std::make_unique<CLKernel>(*runtime_, kernel_source(spec.file), spec.kernel, options);
   }
-
-  Range range;
-  if (is_default) {
-    const unsigned threads_x = tiling_.bn / tiling_.tn;
-    const unsigned threads_y = tiling_.bm / tiling_.tm;
-    range = Range::grid(ceil_div(n, tiling_.bn) * threads_x, ceil_div(m, tiling_.bm) * threads_y,
-                        threads_x, threads_y);
-  } else {
-    range = Range::grid(ceil_div(n, spec.elements_per_item), ceil_div(m, spec.elements_per_item),
-                        kSeedTile, kSeedTile);
-  }
-  return (*kernel)(range, a, b, write_only(c), static_cast<cl_uint>(m), static_cast<cl_uint>(k),
-                   static_cast<cl_uint>(n));
+  return (*kernel)(launch.range, a, b, write_only(c), static_cast<cl_uint>(m),
+                   static_cast<cl_uint>(k), static_cast<cl_uint>(n));
 }
 
 void matmul(const DeviceBuffer<float>& a, const DeviceBuffer<float>& b, DeviceBuffer<float>& c,

@@ -1,7 +1,7 @@
 // Matrix multiply on the device: C = A . B for row-major fp32 matrices, A M x K, B K x N, C M x N,
 // any sizes (1, odd, rectangular). Variants by name, from Gruber's thesis and a fast default:
 //   default       2D register tiling per work-item, float4 loads, double-buffered local memory;
-//                 tile sizes per device (MatmulTiling, default_matmul_tiling)
+//                 tile sizes per device (MatmulTiling, from the tuning table)
 //   naive         one work-item per element, straight from global memory
 //   tiles         one work-item per element, 16 x 16 tiles in local memory
 //   blocks        4 x 4 float4 register blocks per work-item, from global memory
@@ -15,6 +15,7 @@
 
 #include "framework/buffer.hpp"
 #include "framework/kernel.hpp"
+#include "framework/primitives/tuning.hpp"
 #include "framework/runtime.hpp"
 
 namespace clf::primitives {
@@ -22,29 +23,7 @@ namespace clf::primitives {
 // The variants' names, "default" first.
 const std::vector<std::string>& matmul_variants();
 
-// Tile sizes of the default variant: a work-group of (bn / tn) x (bm / tm) work-items computes a
-// bm x bn tile of C, stepping bk along K; each work-item computes tm x tn elements.
-struct MatmulTiling {
-  unsigned bm = 64;
-  unsigned bn = 64;
-  unsigned bk = 16;
-  unsigned tm = 4;
-  unsigned tn = 4;
-
-  unsigned work_group_size() const { return (bm / tm) * (bn / tn); }
-  // Bytes of local memory the kernel declares (two buffers of each piece).
-  std::size_t local_bytes() const;
-  // "128x128x16/8x8", as parse() reads it.
-  std::string to_string() const;
-  // Reads "BMxBNxBK/TMxTN" (e.g. "128x128x16/8x8"); throws Error when malformed.
-  static MatmulTiling parse(const std::string& text);
-  // Throws Error naming the rule broken (multiples of 4, tiles dividing, loads per work-item,
-  // local memory and work-group size of `device`).
-  void check(const DeviceInfo& device) const;
-};
-
-// The tiling for `device`, from the table in matmul.cpp (measured, see the comment there), or
-// CLF_MATMUL_TILING from the environment when it is set (for tuning).
+// The tiling for `device`: the tuning table's (framework/primitives/tuning.cpp).
 MatmulTiling default_matmul_tiling(const DeviceInfo& device);
 
 // One variant, built once for a runtime, for repeated multiplies (benchmarks).
@@ -54,6 +33,8 @@ class Matmul {
   // absent it comes from default_matmul_tiling.
   Matmul(Runtime& runtime, const std::string& variant = "default",
          const MatmulTiling* tiling = nullptr);
+  Matmul(Runtime& runtime, const std::string& variant, const MatmulConfig& config)
+      : Matmul(runtime, variant, &config.tiling) {}
   ~Matmul();
   Matmul(Matmul&&) noexcept;
   Matmul& operator=(Matmul&&) noexcept;

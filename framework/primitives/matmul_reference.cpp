@@ -5,6 +5,8 @@
 #include <sstream>
 #include <thread>
 
+#include "framework/primitives/support.hpp"
+
 namespace clf::primitives {
 
 std::vector<float> matmul_reference_naive(const std::vector<float>& a, const std::vector<float>& b,
@@ -47,7 +49,7 @@ std::vector<float> matmul_reference_blocked(const std::vector<float>& a,
     }
   };
   std::vector<std::thread> workers;
-  const std::size_t rows_per_thread = (m + threads - 1) / threads;
+  const std::size_t rows_per_thread = ceil_div(m, threads);
   for (unsigned t = 0; t < threads; ++t) {
     const std::size_t first = t * rows_per_thread;
     const std::size_t end = std::min(m, first + rows_per_thread);

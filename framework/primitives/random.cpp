@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "framework/error.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 #include "shared/random.h"
 
@@ -29,7 +30,7 @@ RandomFiller::RandomFiller(Runtime& runtime, const std::string& generator)
     throw Error("fill_random: unknown generator '" + generator +
                 "' (known: " + join(random_generators()) + ")");
   }
-  const Source source = kernel_source("kernels/random/" + generator + ".cl");
+  const Source source = kernel_source("kernels/primitives/random/" + generator + ".cl");
   fill_uint_ = std::make_unique<CLKernel>(runtime, source, generator + "_fill_uint");
   fill_float_ = std::make_unique<CLKernel>(runtime, source, generator + "_fill_float");
 }
@@ -51,11 +52,11 @@ void RandomFiller::fill_impl(DeviceBuffer<T>& out, std::uint64_t seed, std::uint
   if (n == 0) return;
   const std::size_t local = std::min(kGroupSize, runtime_->device().max_work_group_size);
   if (generator_ == "philox") {
-    const std::size_t blocks = (n + 3) / 4;
+    const std::size_t blocks = ceil_div(n, 4);
     kernel(Range::linear(blocks, local), out, static_cast<cl_uint>(n), cl_ulong{seed},
            cl_ulong{stream});
   } else {
-    const std::size_t items = (n + kMwc64xChunk - 1) / kMwc64xChunk;
+    const std::size_t items = ceil_div(n, kMwc64xChunk);
     const Mwc64xState start = mwc64x_init(seed, stream);
     const cl_ulong chunk_multiplier = mwc64x_pow_mod(CLF_MWC64X_A, kMwc64xChunk);
     kernel(Range::linear(items, local), out, static_cast<cl_uint>(n), start, kMwc64xChunk,

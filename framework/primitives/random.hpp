@@ -2,7 +2,7 @@
 //
 //   clf::DeviceBuffer<cl_float> noise(runtime, n);
 //   clf::primitives::fill_random(noise, /*seed=*/42);               // Philox, uniform [0, 1)
-//   clf::primitives::fill_random(bits, 42, "mwc64x", /*stream=*/3); // the seed's MWC64X
+//   clf::primitives::fill_random(bits, 42, "mwc64x", /*stream=*/3); // Kloosterman's MWC64X
 //
 // Element i of a fill is number i of stream `stream` of the generator under `seed`, exactly as
 // shared/random.h defines it (philox_next_uint / mwc64x_next_uint from *_init(seed, stream)),

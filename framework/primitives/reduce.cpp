@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "framework/error.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
@@ -48,18 +49,45 @@ const char* op_define(ReduceOp op) {
 
 bool has_index(ReduceOp op) { return op == ReduceOp::argmin || op == ReduceOp::argmax; }
 
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+// The default: vector loads, a grid sized to fill the device, each work-item looping.
+std::size_t default_groups(const DeviceInfo& device, std::size_t n, std::size_t group_size) {
+  const std::size_t per_unit = device.type == DeviceType::gpu ? 8 : 4;
+  const std::size_t device_groups = std::max<std::size_t>(1, device.compute_units) * per_unit;
+  return std::min(device_groups, ceil_div(n, group_size * kDefaultElementsPerRound));
+}
 
-// The kernel file and first-pass kernel of each variant.
-struct VariantKernels {
+// The baseline: scalar loads, a fixed grid.
+std::size_t two_pass_groups(const DeviceInfo&, std::size_t n, std::size_t group_size) {
+  return std::min(kTwoPassMaxGroups, ceil_div(n, group_size));
+}
+
+// Kloosterman's pairwise tree: every work-item combines two elements.
+std::size_t tree_groups(const DeviceInfo&, std::size_t n, std::size_t group_size) {
+  return ceil_div(n, 2 * group_size);
+}
+
+// One variant: its kernel file and first-pass kernel, the grid of the first pass, and how the
+// partials are folded (a pairwise tree level per launch, or one group for all of them).
+struct ReduceVariant {
+  const char* name;
   const char* file;
   const char* kernel;
+  std::size_t (*groups)(const DeviceInfo& device, std::size_t n, std::size_t group_size);
+  bool tree_of_partials;
 };
-VariantKernels variant_kernels(const std::string& variant) {
-  if (variant == "default") return {"kernels/reduce/default.cl", "reduce_default"};
-  if (variant == "two-pass") return {"kernels/reduce/two_pass.cl", "reduce_two_pass"};
-  if (variant == "tree") return {"kernels/reduce/tree.cl", "reduce_tree"};
-  throw Error("reduce: unknown variant '" + variant + "' (known: " + join(reduce_variants()) + ")");
+
+const ReduceVariant kVariants[] = {
+    {"default", "kernels/primitives/reduce/default.cl", "reduce_default", default_groups, false},
+    {"two-pass", "kernels/primitives/reduce/two_pass.cl", "reduce_two_pass", two_pass_groups,
+     false},
+    {"tree", "kernels/primitives/reduce/tree.cl", "reduce_tree", tree_groups, true},
+};
+
+const ReduceVariant& find_variant(const std::string& name) {
+  for (const ReduceVariant& variant : kVariants) {
+    if (name == variant.name) return variant;
+  }
+  throw unknown_variant("reduce", name, reduce_variants());
 }
 
 }  // namespace
@@ -94,7 +122,11 @@ ReduceOp parse_reduce_op(const std::string& name) {
 }
 
 const std::vector<std::string>& reduce_variants() {
-  static const std::vector<std::string> names = {"default", "two-pass", "tree"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> list;
+    for (const ReduceVariant& variant : kVariants) list.emplace_back(variant.name);
+    return list;
+  }();
   return names;
 }
 
@@ -119,6 +151,7 @@ struct ReduceStorage {
 
 template <typename T>
 struct Reducer<T>::Impl {
+  const ReduceVariant* variant = nullptr;
   std::size_t group_size = kPreferredGroupSize;
   std::unique_ptr<CLKernel> first_pass;
   std::unique_ptr<CLKernel> partials;
@@ -130,7 +163,8 @@ struct Reducer<T>::Impl {
 template <typename T>
 Reducer<T>::Reducer(Runtime& runtime, ReduceOp op, const std::string& variant)
     : runtime_(&runtime), op_(op), variant_(variant), impl_(std::make_unique<Impl>()) {
-  const VariantKernels kernels = variant_kernels(variant);
+  const ReduceVariant& kernels = find_variant(variant);
+  impl_->variant = &kernels;
   while (impl_->group_size > runtime.device().max_work_group_size) impl_->group_size /= 2;
   const std::string options = std::string(type_define<T>()) + " " + op_define(op) +
                               " -DREDUCE_GROUP_SIZE=" + std::to_string(impl_->group_size);
@@ -146,23 +180,13 @@ namespace {
 
 // Runs the passes of one reduction into storage slot 2.
 template <typename T, typename Acc>
-void run_passes(Runtime& runtime, const std::string& variant, ReduceOp op, std::size_t group_size,
+void run_passes(Runtime& runtime, const ReduceVariant& variant, ReduceOp op, std::size_t group_size,
                 CLKernel& first_pass, CLKernel& partials, ReduceStorage<Acc>& storage,
                 const DeviceBuffer<T>& input) {
   const std::size_t n = input.size();
   const bool with_index = has_index(op);
-  std::size_t groups = 1;
-  if (variant == "default") {
-    const std::size_t per_unit = runtime.device().type == DeviceType::gpu ? 8 : 4;
-    const std::size_t device_groups =
-        std::max<std::size_t>(1, runtime.device().compute_units) * per_unit;
-    groups = std::min(device_groups, ceil_div(n, group_size * kDefaultElementsPerRound));
-  } else if (variant == "two-pass") {
-    groups = std::min(kTwoPassMaxGroups, ceil_div(n, group_size));
-  } else {
-    groups = ceil_div(n, 2 * group_size);
-  }
-  groups = std::max<std::size_t>(groups, 1);
+  const std::size_t groups =
+      std::max<std::size_t>(variant.groups(runtime.device(), n, group_size), 1);
 
   constexpr int kResult = 2;
   storage.ensure(runtime, kResult, 1, with_index);
@@ -177,7 +201,7 @@ void run_passes(Runtime& runtime, const std::string& variant, ReduceOp op, std::
   while (remaining > 1) {
     const int source = target;
     const std::size_t next =
-        variant == "tree" ? ceil_div(remaining, 2 * group_size) : std::size_t{1};
+        variant.tree_of_partials ? ceil_div(remaining, 2 * group_size) : std::size_t{1};
     target = next == 1 ? kResult : 1 - source;
     storage.ensure(runtime, target, next, with_index);
     partials(Range::linear(next * group_size, group_size), *storage.values[source],
@@ -205,11 +229,11 @@ void Reducer<T>::enqueue(const DeviceBuffer<T>& input) {
   }
   impl_->has_result = false;
   if (op_ == ReduceOp::sum) {
-    run_passes(*runtime_, variant_, op_, impl_->group_size, *impl_->first_pass, *impl_->partials,
-               impl_->sums, input);
+    run_passes(*runtime_, *impl_->variant, op_, impl_->group_size, *impl_->first_pass,
+               *impl_->partials, impl_->sums, input);
   } else {
-    run_passes(*runtime_, variant_, op_, impl_->group_size, *impl_->first_pass, *impl_->partials,
-               impl_->values, input);
+    run_passes(*runtime_, *impl_->variant, op_, impl_->group_size, *impl_->first_pass,
+               *impl_->partials, impl_->values, input);
   }
   impl_->has_result = true;
 }

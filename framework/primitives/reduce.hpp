@@ -14,7 +14,7 @@
 // - min, max, argmin and argmax of an empty buffer throw; the sum of one is 0.
 // - At most 2^31 elements (indices are 32-bit).
 // Variants (reduce_variants()): "default" (vector loads, grid sized to the device, two passes),
-// "two-pass" (scalar loads, fixed grid, two passes), "tree" (the seed's pairwise tree, one
+// "two-pass" (scalar loads, fixed grid, two passes), "tree" (Kloosterman's pairwise tree, one
 // launch per factor of 512).
 #pragma once
 

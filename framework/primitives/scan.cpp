@@ -1,30 +1,28 @@
+// Scan: a thin dispatcher that picks one algorithm by variant name and device (scan_global.cpp:
+// Gruber's naive, blelloch and block scans; scan_tiled.cpp: reduce-then-scan and look-back),
+// plus the helpers the tiled scans and compaction share.
 #include "framework/primitives/scan.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <limits>
 
 #include "framework/error.hpp"
 #include "framework/kernel.hpp"
+#include "framework/primitives/scan_algorithm.hpp"
+#include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
 
 namespace clf::primitives {
 
 namespace {
 
-constexpr std::size_t kBlocksWorkGroup = 256;  // the seed's work-group size for the block scans
-
 template <typename T>
 const char* device_type() {
   return DeviceTypeName<T>::value;
 }
-
-cl_uint as_uint(std::size_t value) { return static_cast<cl_uint>(value); }
-
-std::size_t ceil_div(std::size_t n, std::size_t d) { return (n + d - 1) / d; }
 
 }  // namespace
 
@@ -45,7 +43,7 @@ std::vector<std::string> scan_variants(const DeviceInfo& device) {
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device) {
   const auto& names = scan_variants();
   if (std::find(names.begin(), names.end(), variant) == names.end()) {
-    throw Error("unknown scan variant '" + variant + "' (known: " + join(names) + ")");
+    throw unknown_variant("scan", variant, names);
   }
   if (variant == "default") {
     return has_forward_progress(device) ? "lookback" : "reduce-then-scan";
@@ -60,52 +58,6 @@ std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& d
 }
 
 namespace detail {
-
-namespace {
-
-// `preferred`, or the shape in the environment variable `variable` ("WORKGROUPxITEMS": a power of
-// two of at least `min_group`, and ITEMS passing `items_ok`, which `items_text` describes);
-// checked against the device.
-template <typename ItemsOk>
-TileShape tile_shape_from(const char* variable, const DeviceInfo& device, TileShape preferred,
-                          unsigned long min_group, ItemsOk items_ok, const char* items_text) {
-  TileShape shape = preferred;
-  if (const char* text = std::getenv(variable); text != nullptr && *text != '\0') {
-    unsigned long group = 0;
-    unsigned long items = 0;
-    char x = 0;
-    const std::string spec(text);
-    if (std::sscanf(spec.c_str(), "%lu%c%lu", &group, &x, &items) != 3 || x != 'x' ||
-        group < min_group || (group & (group - 1)) != 0 || !items_ok(items)) {
-      throw Error(std::string(variable) + "='" + spec +
-                  "': expected WORKGROUPxITEMS, a power of two of at least " +
-                  std::to_string(min_group) + " times " + items_text);
-    }
-    shape.work_group = group;
-    shape.items = items;
-  }
-  if (device.max_work_group_size != 0 && shape.work_group > device.max_work_group_size) {
-    throw Error("scan work-group of " + std::to_string(shape.work_group) + " is larger than " +
-                device.name + " allows (" + std::to_string(device.max_work_group_size) + ")");
-  }
-  return shape;
-}
-
-}  // namespace
-
-TileShape tile_shape(const DeviceInfo& device, TileShape preferred) {
-  return tile_shape_from(
-      "CLF_SCAN_TILE", device, preferred, 1,
-      [](unsigned long items) { return items == 4 || items == 8 || items == 16 || items == 32; },
-      "4, 8, 16 or 32");
-}
-
-TileShape lookback_tile_shape(const DeviceInfo& device) {
-  return tile_shape_from(
-      "CLF_SCAN_LOOKBACK_TILE", device, kLookbackTileShape, 32,
-      [](unsigned long items) { return items % 4 == 0 && items >= 4 && items <= 64; },
-      "a multiple of 4 up to 64");
-}
 
 template <typename T>
 std::string scan_build_options(const TileShape& shape) {
@@ -156,270 +108,41 @@ template std::string scan_build_options<float>(const TileShape&);
 
 }  // namespace detail
 
-// One variant's kernels and temporary buffers.
-template <typename T>
-class Scan<T>::Algorithm {
- public:
-  Algorithm(Runtime& runtime, std::string variant)
-      : runtime_(runtime), variant_(std::move(variant)) {}
-  virtual ~Algorithm() = default;
-  // Scans in[0, n) into out; 0 < n <= kMaxScanElements, buffers checked and distinct.
-  virtual void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-                   ScanType type) = 0;
-
-  Runtime& runtime() const { return runtime_; }
-  const std::string& variant() const { return variant_; }
-
- protected:
-  CLKernel kernel(const char* file, const char* name, const std::string& options = "") {
-    const std::string type = device_type<T>();
-    return CLKernel(runtime_, kernel_source(file), name,
-                    "-DT=" + type + " -DAS_T=as_" + type + (options.empty() ? "" : " " + options));
-  }
-
-  Runtime& runtime_;
-  std::string variant_;
-};
-
 namespace {
 
+// The variant's algorithm: "default" is the look-back scan where it builds, else
+// reduce-then-scan.
 template <typename T>
-using Algorithm = typename Scan<T>::Algorithm;
-
-std::size_t launch_group(std::size_t n) {
-  return std::min<std::size_t>(256, std::max<std::size_t>(n, 1));
-}
-
-// Hillis-Steele: pass 1 reads the input, every later pass the previous pass's output; the first
-// target is chosen so that the last pass writes `out`.
-template <typename T>
-class NaiveScan : public Algorithm<T> {
- public:
-  explicit NaiveScan(Runtime& runtime)
-      : Algorithm<T>(runtime, "naive"),
-        first_(this->kernel("kernels/scan/naive.cl", "naive_scan_first")),
-        pass_(this->kernel("kernels/scan/naive.cl", "naive_scan_pass")) {}
-
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    std::size_t passes = 1;  // offsets 1, 2, 4, ... below n
-    while ((std::size_t{1} << passes) < n) ++passes;
-    DeviceBuffer<T>& temp = detail::ensure_buffer(temp_, this->runtime_, n);
-    DeviceBuffer<T>* target = passes % 2 == 1 ? &out : &temp;
-    DeviceBuffer<T>* other = passes % 2 == 1 ? &temp : &out;
-    const Range range = Range::linear(n, 256);
-    first_(range, in, *target, as_uint(n), cl_uint{type == ScanType::exclusive});
-    for (std::size_t pass = 1; pass < passes; ++pass) {
-      std::swap(target, other);
-      pass_(range, *other, *target, as_uint(n), as_uint(std::size_t{1} << pass));
-    }
-  }
-
- private:
-  CLKernel first_;
-  CLKernel pass_;
-  std::unique_ptr<DeviceBuffer<T>> temp_;
-};
-
-template <typename T>
-class BlellochScan : public Algorithm<T> {
- public:
-  explicit BlellochScan(Runtime& runtime)
-      : Algorithm<T>(runtime, "blelloch"),
-        load_(this->kernel("kernels/scan/blelloch.cl", "blelloch_load")),
-        up_(this->kernel("kernels/scan/blelloch.cl", "blelloch_up")),
-        down_(this->kernel("kernels/scan/blelloch.cl", "blelloch_down")),
-        store_(this->kernel("kernels/scan/blelloch.cl", "blelloch_store")) {}
-
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    std::size_t padded = 2;  // at least one level, so the root is cleared
-    while (padded < n) padded *= 2;
-    DeviceBuffer<T>& work = detail::ensure_buffer(work_, this->runtime_, padded);
-    load_(Range::linear(padded, 256), in, work, as_uint(n), as_uint(padded));
-    std::size_t nodes = padded / 2;
-    std::size_t offset = 1;
-    for (; offset < padded; offset *= 2, nodes /= 2) {
-      up_(Range::linear(nodes, launch_group(nodes)), work, as_uint(offset));
-    }
-    nodes = 1;
-    for (offset = padded / 2; offset >= 1; offset /= 2, nodes *= 2) {
-      down_(Range::linear(nodes, launch_group(nodes)), work, as_uint(offset),
-            cl_uint{offset == padded / 2});
-    }
-    store_(Range::linear(n, 256), in, work, out, as_uint(n), cl_uint{type == ScanType::inclusive});
-  }
-
- private:
-  CLKernel load_;
-  CLKernel up_;
-  CLKernel down_;
-  CLKernel store_;
-  std::unique_ptr<DeviceBuffer<T>> work_;
-};
-
-// GPU Gems 3 / the seed's recursive block scan, with or without 8-wide vectors.
-template <typename T>
-class BlocksScan : public Algorithm<T> {
- public:
-  BlocksScan(Runtime& runtime, bool vectors)
-      : Algorithm<T>(runtime, vectors ? "blocks-vec" : "blocks"),
-        group_(std::min(kBlocksWorkGroup, runtime.device().max_work_group_size)),
-        block_(2 * group_ * (vectors ? 8 : 1)),
-        scan_(this->kernel(vectors ? "kernels/scan/blocks_vec.cl" : "kernels/scan/blocks.cl",
-                           vectors ? "scan_blocks_vec" : "scan_blocks")),
-        add_(this->kernel("kernels/scan/blocks.cl", "add_block_sums")) {}
-
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    scan_level(0, in, out, n, type == ScanType::inclusive);
-  }
-
- private:
-  // Scans `n` values of `in` into `out` (the same buffer at the levels above 0, exclusive there)
-  // using sums_[level] for the blocks' totals.
-  void scan_level(std::size_t level, const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n,
-                  bool inclusive) {
-    const std::size_t blocks = ceil_div(n, block_);
-    if (sums_.size() <= level) sums_.resize(level + 1);
-    DeviceBuffer<T>& sums = detail::ensure_buffer(sums_[level], this->runtime_, blocks);
-    const Range range = Range::linear(blocks * group_, group_);
-    scan_(range, in, out, sums, as_uint(n), cl_uint{inclusive}, Local<T>{2 * group_});
-    if (blocks == 1) return;
-    scan_level(level + 1, sums, sums, blocks, false);
-    add_(Range::linear(n, 256), out, sums, as_uint(n), as_uint(block_));
-  }
-
-  std::size_t group_;
-  std::size_t block_;
-  CLKernel scan_;
-  CLKernel add_;
-  std::vector<std::unique_ptr<DeviceBuffer<T>>> sums_;  // one per level
-};
-
-template <typename T>
-class ReduceThenScan : public Algorithm<T> {
- public:
-  explicit ReduceThenScan(Runtime& runtime)
-      : Algorithm<T>(runtime, "reduce-then-scan"),
-        shape_(detail::tile_shape(runtime.device(), detail::kScanTileShape)),
-        reduce_(tiled_kernel("rts_reduce")),
-        scan_sums_(tiled_kernel("rts_scan_group_sums")),
-        scan_(tiled_kernel("rts_scan")) {}
-
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    const detail::GroupSplit split =
-        detail::split_tiles(this->runtime_.device(), ceil_div(n, shape_.tile()));
-    DeviceBuffer<T>& sums = detail::ensure_buffer(sums_, this->runtime_, split.groups);
-    const Range groups = Range::linear(split.groups * shape_.work_group, shape_.work_group);
-    const cl_uint tiles_per_group = as_uint(split.tiles_per_group);
-    reduce_(groups, in, sums, as_uint(n), tiles_per_group);
-    scan_sums_(Range::linear(shape_.work_group, shape_.work_group), sums, as_uint(split.groups));
-    scan_(groups, in, out, sums, as_uint(n), tiles_per_group, cl_uint{type == ScanType::inclusive});
-  }
-
- private:
-  CLKernel tiled_kernel(const char* name) {
-    return CLKernel(this->runtime_, kernel_source("kernels/scan/reduce_then_scan.cl"), name,
-                    detail::scan_build_options<T>(shape_));
-  }
-
-  detail::TileShape shape_;
-  CLKernel reduce_;
-  CLKernel scan_sums_;
-  CLKernel scan_;
-  std::unique_ptr<DeviceBuffer<T>> sums_;
-};
-
-template <typename T>
-class LookbackScan : public Algorithm<T> {
- public:
-  explicit LookbackScan(Runtime& runtime)
-      : Algorithm<T>(runtime, "lookback"),
-        shape_(checked_shape(runtime.device())),
-        scan_(runtime, kernel_source("kernels/scan/lookback.cl"), "lookback_scan",
-              lookback_options(shape_)),
-        ticket_(runtime, 1) {
-    ticket_.write({0});
-  }
-
-  void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    const std::size_t tiles = ceil_div(n, shape_.tile());
-    if (!status_ || status_->size() < tiles || epoch_ >= kLastEpoch) {
-      // New or stale status words must read as "not published": all zero, epoch 0.
-      detail::ensure_buffer(status_, this->runtime_, tiles);
-      status_->write(std::vector<cl_ulong>(status_->size(), 0));
-      epoch_ = 0;
-    }
-    ++epoch_;
-    const cl_uint first_ticket = next_ticket_;
-    next_ticket_ += as_uint(tiles);  // wraps like the device's counter
-    scan_(Range::linear(tiles * shape_.work_group, shape_.work_group), in, out, *status_, ticket_,
-          as_uint(n), first_ticket, epoch_, cl_uint{type == ScanType::inclusive});
-  }
-
- private:
-  // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
-  // has_forward_progress() holds, that is on NVIDIA GPUs. CLF_SCAN_LOOKBACK_OPTIONS adds build
-  // options for tuning (-DSTAGE=1, -DFIRST_DELAY=ns, -DBACKOFF=ns, -DTILE_ORDER=1, -DCACHE_HINTS=0;
-  // see kernels/scan/lookback.cl).
-  static std::string lookback_options(const detail::TileShape& shape) {
-    std::string options = detail::scan_build_options<T>(shape) + " -DCLF_PTX";
-    if (const char* extra = std::getenv("CLF_SCAN_LOOKBACK_OPTIONS"); extra != nullptr) {
-      if (*extra != '\0') options += std::string(" ") + extra;
-    }
-    return options;
-  }
-
-  // The tile shape; a staged tile (-DSTAGE=1) must fit in local memory beside the segment totals.
-  static detail::TileShape checked_shape(const DeviceInfo& device) {
-    const detail::TileShape shape = detail::lookback_tile_shape(device);
-    const bool staged = lookback_options(shape).find("-DSTAGE=1") != std::string::npos;
-    const std::size_t bytes = (shape.tile() + shape.tile() / 128 + 1) * sizeof(T);
-    if (staged && device.local_memory_bytes != 0 && bytes > device.local_memory_bytes) {
-      throw Error("scan: a look-back tile of " + std::to_string(shape.work_group) + " x " +
-                  std::to_string(shape.items) + " needs " + std::to_string(bytes) +
-                  " bytes of local memory, " + device.name + " has " +
-                  std::to_string(device.local_memory_bytes) +
-                  " (use a smaller CLF_SCAN_LOOKBACK_TILE, or leave -DSTAGE=1 out of "
-                  "CLF_SCAN_LOOKBACK_OPTIONS)");
-    }
-    return shape;
-  }
-
-  static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
-
-  detail::TileShape shape_;
-  CLKernel scan_;
-  DeviceBuffer<cl_uint> ticket_;
-  std::unique_ptr<DeviceBuffer<cl_ulong>> status_;
-  cl_uint next_ticket_ = 0;
-  cl_uint epoch_ = 0;
-};
-
-template <typename T>
-std::unique_ptr<Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant) {
+std::unique_ptr<scanning::Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant,
+                                                       const ScanConfig& config) {
   const std::string resolved = resolve_scan_variant(variant, runtime.device());
-  if (resolved == "naive") return std::make_unique<NaiveScan<T>>(runtime);
-  if (resolved == "blelloch") return std::make_unique<BlellochScan<T>>(runtime);
-  if (resolved == "blocks") return std::make_unique<BlocksScan<T>>(runtime, false);
-  if (resolved == "blocks-vec") return std::make_unique<BlocksScan<T>>(runtime, true);
-  if (resolved == "reduce-then-scan") return std::make_unique<ReduceThenScan<T>>(runtime);
+  if (resolved == "naive") return scanning::make_naive_scan<T>(runtime);
+  if (resolved == "blelloch") return scanning::make_blelloch_scan<T>(runtime);
+  if (resolved == "blocks") return scanning::make_blocks_scan<T>(runtime, false);
+  if (resolved == "blocks-vec") return scanning::make_blocks_scan<T>(runtime, true);
+  if (resolved == "reduce-then-scan") return scanning::make_reduce_then_scan<T>(runtime, config);
   if (variant == "default") {
     // The look-back kernel is inline PTX; should a driver refuse it, the default still scans.
     try {
-      return std::make_unique<LookbackScan<T>>(runtime);
+      return scanning::make_lookback_scan<T>(runtime, config);
     } catch (const Error& error) {
       std::cerr << "scan: the look-back kernel does not build on " << runtime.device_name()
                 << "; using reduce-then-scan: " << error.what() << "\n";
-      return std::make_unique<ReduceThenScan<T>>(runtime);
+      return scanning::make_reduce_then_scan<T>(runtime, config);
     }
   }
-  return std::make_unique<LookbackScan<T>>(runtime);
+  return scanning::make_lookback_scan<T>(runtime, config);
 }
 
 }  // namespace
 
 template <typename T>
 Scan<T>::Scan(Runtime& runtime, const std::string& variant)
-    : algorithm_(make_algorithm<T>(runtime, variant)) {}
+    : Scan(runtime, variant, tuning_for(runtime.device()).scan) {}
+
+template <typename T>
+Scan<T>::Scan(Runtime& runtime, const std::string& variant, const ScanConfig& config)
+    : algorithm_(make_algorithm<T>(runtime, variant, config)) {}
 
 template <typename T>
 Scan<T>::~Scan() = default;

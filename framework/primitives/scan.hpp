@@ -4,7 +4,7 @@
 //   scan.run(input, output, clf::primitives::ScanType::exclusive);  // DeviceBuffers, no copies
 //   std::vector<float> sums = clf::primitives::inclusive_scan(values, "blocks");
 //
-// Variants, by name (scan_variants()), the seed's first:
+// Variants, by name (scan_variants()), Gruber's first:
 //   naive             Hillis-Steele in global memory: log2 n launches, ping-pong buffers
 //   blelloch          work-efficient up-sweep/down-sweep in global memory (padded to 2^k)
 //   blocks            recursive block scan in local memory: blocks, their sums, add back
@@ -26,6 +26,7 @@
 #include "framework/buffer.hpp"
 #include "framework/device.hpp"
 #include "framework/primitives/scan_reference.hpp"
+#include "framework/primitives/tuning.hpp"
 #include "framework/runtime.hpp"
 
 namespace clf::primitives {
@@ -46,7 +47,9 @@ template <typename T>
 class Scan {
  public:
   // Builds the variant's kernels. Throws Error as resolve_scan_variant does.
+  // The config defaults to the tuning table's for the device; throws Error for a shape it breaks.
   explicit Scan(Runtime& runtime, const std::string& variant = "default");
+  Scan(Runtime& runtime, const std::string& variant, const ScanConfig& config);
   explicit Scan(const std::string& variant = "default") : Scan(Runtime::shared(), variant) {}
   ~Scan();
   Scan(Scan&&) noexcept;
@@ -91,25 +94,9 @@ std::vector<T> exclusive_scan(const std::vector<T>& input, const std::string& va
 
 namespace detail {
 
-// How the tiled kernels (reduce-then-scan, lookback, compaction) cut their input: work-items
-// per group and values per work-item (4, 8, 16 or 32).
-struct TileShape {
-  std::size_t work_group = 256;
-  std::size_t items = 16;
-  std::size_t tile() const { return work_group * items; }
-};
-// The scans' shape: 128 x 32 measured best for both on an H200 (docs/scan.md); compaction, whose
-// kernels give each work-item consecutive values, keeps 256 x 16.
-constexpr TileShape kScanTileShape{128, 32};
-// `preferred`, unless CLF_SCAN_TILE="256x16" overrides it (for tuning); throws Error for a bad
-// override or a work-group larger than the device allows.
-TileShape tile_shape(const DeviceInfo& device, TileShape preferred = {});
-// The look-back scan's shape (its kernel takes any multiple of 4 up to 64 values per work-item).
-constexpr TileShape kLookbackTileShape{128, 32};
-// kLookbackTileShape, unless CLF_SCAN_LOOKBACK_TILE overrides it; throws as tile_shape does.
-TileShape lookback_tile_shape(const DeviceInfo& device);
+using TileShape = clf::primitives::TileShape;
 
-// Build options for kernels/scan/common.cl: element type T and the tile shape.
+// Build options for kernels/primitives/scan/common.cl: element type T and the tile shape.
 template <typename T>
 std::string scan_build_options(const TileShape& shape);
 

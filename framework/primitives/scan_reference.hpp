@@ -12,7 +12,7 @@ namespace clf::primitives {
 enum class ScanType { inclusive, exclusive };
 const char* to_string(ScanType type);
 
-// Sequential scan (the seed's scanCPU). Integers wrap modulo 2^32 like the device's adds.
+// Sequential scan (Gruber's scanCPU). Integers wrap modulo 2^32 like the device's adds.
 std::vector<std::int32_t> scan_reference(const std::vector<std::int32_t>& input, ScanType type);
 std::vector<std::uint32_t> scan_reference(const std::vector<std::uint32_t>& input, ScanType type);
 // Floats are summed in double, so the reference carries no rounding error of its own.

@@ -20,12 +20,13 @@
 //   radix-match      "radix" with tiles on any device, ranked by warp multi-split: inline PTX
 //                    (ballots, shfl.sync) on NVIDIA, emulated with barriers elsewhere (slow; it
 //                    tests the NVIDIA code's structure on PoCL)
-// Tile ranking on GPUs ("radix", "onesweep", "default"): warp multi-split on NVIDIA when its
-// inline PTX builds (else, and on other GPUs, two 4-bit splits). Benchmark knobs, read when a
-// Sorter is made (GPUs only): CLF_SORT_RANK=split|match, CLF_SORT_WG (work-group, multiple of
-// 32), CLF_SORT_ITEMS (keys per work-item, >= 8). docs/sort.md has the design and figures.
 //   onesweep         one pass per digit with a decoupled look-back; throws Error on devices
 //                    without forward progress between work-groups
+// Tile ranking on GPUs ("radix", "onesweep", "default"): warp multi-split on NVIDIA when its
+// inline PTX builds (else, and on other GPUs, two 4-bit splits). Tile shapes and ranking come
+// from a SortConfig (framework/primitives/tuning.hpp; default: the tuning table's for the
+// device). docs/sort.md has the design and figures.
+// Gruber's variants (docs/primitives.md cites the thesis), reference algorithms for the benchmarks:
 //   bitonic          Gruber 5.2.1: one launch per column of the network, global memory
 //   bitonic-fused-K  Gruber 5.2.2 with K = 2, 4, 8 or 16 elements per work-item in registers,
 //                    plus local-memory kernels for the columns that fit in one work-group
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "framework/buffer.hpp"
+#include "framework/primitives/tuning.hpp"
 #include "framework/runtime.hpp"
 
 namespace clf::primitives {
@@ -55,6 +57,10 @@ class Sorter {
  public:
   // Throws Error for an unknown variant, or "onesweep" on a device without forward progress.
   explicit Sorter(Runtime& runtime, const std::string& variant = "default");
+  // The radix variants ("default", "radix", "radix-tiles", "radix-match", "onesweep") take
+  // their tile shapes and ranking from `config`; the others ignore it. Throws Error for a config
+  // whose rule SortConfig::check() names.
+  Sorter(Runtime& runtime, const std::string& variant, const SortConfig& config);
   explicit Sorter(const std::string& variant = "default");
   ~Sorter();
   Sorter(Sorter&&) noexcept;

@@ -50,7 +50,8 @@ void radix16(std::vector<K>& keys, std::vector<cl_uint>* values) {
       dst[to] = src[i];
       if (values_src != nullptr) values_dst[to] = values_src[i];
     }
-    // After the swap `src` holds this pass's output (the seed copied `dst`, the stale array).
+    // After the swap `src` holds this pass's output (Gruber's version copied `dst`, the stale
+    // array).
     std::swap(src, dst);
     std::swap(values_src, values_dst);
   }

@@ -10,7 +10,7 @@
 
 namespace clf::primitives::reference {
 
-// The order-preserving map to uint32 that kernels/sort/common.cl uses.
+// The order-preserving map to uint32 that kernels/primitives/sort/common.cl uses.
 inline cl_uint ordered_bits(cl_uint key) { return key; }
 inline cl_uint ordered_bits(cl_int key) { return static_cast<cl_uint>(key) ^ 0x80000000u; }
 cl_uint ordered_bits(cl_float key);

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Writes the PTX clang 14 generates for the NVIDIA builds of the radix sort and the look-back
+# scan into OUT, so that a kernel change can be checked against the code the NVIDIA driver gets
+# without a GPU: run it before and after, then `cmp` the folders. The defines are the ones the
+# host passes on NVIDIA (framework/primitives/tuning.cpp's NVIDIA row), over the three key kinds,
+# keys only and key-value, and the three rankings; -Dinline makes clang emit every helper's body.
+# Usage: apps/cl-bench/tools/ptx_snapshot.sh OUT   (from the repository root)
+set -eu
+out=${1:?usage: ptx_snapshot.sh OUT}
+mkdir -p "$out"
+ptx() {
+  clang-14 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header \
+    -Xclang -fgnu-keywords '-Dinline=static __inline__' -O3 -S -I . "$@"
+}
+sort=kernels/primitives/sort/radix.cl
+for kind in 0 1 2; do
+  for rank in 0 1 2; do
+    common="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=$rank -DLOOKBACK_WINDOW=4 -DRANK_EARLY=1 -DKEY_KIND=$kind"
+    # shellcheck disable=SC2086
+    ptx -DWITH_VALUES=0 -DRADIX_ITEMS=28 $common "$sort" -o "$out/sort_k${kind}_m${rank}.ptx"
+    # shellcheck disable=SC2086
+    ptx -DWITH_VALUES=1 -DRADIX_ITEMS=20 $common "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
+  done
+done
+for type in int uint float; do
+  ptx -DT=$type -DAS_T=as_$type -DWG_SIZE=128 -DSCAN_ROW=16 -DITEMS=32 -DCLF_PTX \
+    kernels/primitives/scan/lookback.cl -o "$out/scan_$type.ptx"
+done
+ls "$out" | wc -l

@@ -1,0 +1,150 @@
+// sort-probe --raw: the onesweep kernels launched directly (see sort_probe.cpp).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "apps/cl-bench/tools/sort_probe_common.hpp"
+#include "framework/primitives/sort_reference.hpp"
+
+namespace sort_probe {
+
+namespace {
+
+// The buffers and kernels of one direct-launch onesweep sort.
+struct RawSort {
+  cl::Kernel &init, &histogram, &scan, &pass;
+  cl::Buffer &work, &other, &even, &odd, &tickets, &digits;
+  std::size_t n, wg, tiles, status_words, units;
+};
+
+// Enqueues one sort (init, histogram, scan, four passes), an event each.
+cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
+                        std::vector<cl::Event>& events) {
+  auto& [init, histogram, scan, pass, work, other, even, odd, tickets, digits, n, wg, tiles,
+         status_words, units] = sort;
+  const cl_uint count = static_cast<cl_uint>(n), kind = 0;
+  cl_int status = CL_SUCCESS;
+  init.setArg(0, even);
+  init.setArg(1, static_cast<cl_uint>(status_words));
+  init.setArg(2, tickets);
+  init.setArg(3, digits);
+  const std::size_t init_items = (std::max<std::size_t>(status_words, 1024) + 255) / 256 * 256;
+  status |= queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(init_items),
+                                       cl::NDRange(256), nullptr, &events[0]);
+  histogram.setArg(0, work);
+  histogram.setArg(1, kind);
+  histogram.setArg(2, count);
+  histogram.setArg(3, digits);
+  const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
+  status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
+                                       cl::NDRange(256), nullptr, &events[1]);
+  scan.setArg(0, digits);
+  status |= queue.enqueueNDRangeKernel(scan, cl::NullRange, cl::NDRange(256), cl::NDRange(256),
+                                       nullptr, &events[2]);
+  for (cl_uint p = 0; p < 4; ++p) {
+    pass.setArg(0, p % 2 == 0 ? work : other);
+    pass.setArg(1, p % 2 == 0 ? other : work);
+    pass.setArg(2, kind);
+    pass.setArg(3, count);
+    pass.setArg(4, 8 * p);
+    pass.setArg(5, p);
+    pass.setArg(6, tickets);
+    pass.setArg(7, digits);
+    pass.setArg(8, p % 2 == 0 ? even : odd);
+    pass.setArg(9, p % 2 == 0 ? odd : even);
+    status |= queue.enqueueNDRangeKernel(pass, cl::NullRange, cl::NDRange(tiles * wg),
+                                         cl::NDRange(wg), nullptr, &events[3 + p]);
+  }
+  return status;
+}
+
+}  // namespace
+
+// The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
+// clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
+// reports), for tile shapes the Sorter cannot launch.
+//   sort-probe --raw N RUNS 'WGxITEMS' ...
+int raw(clf::Runtime& rt, int argc, char** argv) {
+  const std::size_t n = std::strtoull(argv[2], nullptr, 10);
+  const int runs = std::atoi(argv[3]);
+  std::vector<cl_uint> keys = random_keys(n);
+  std::vector<cl_uint> sorted = keys;
+  clf::primitives::reference::radix_sort16(sorted);
+  const cl::Context& context = rt.context();
+  const cl::CommandQueue& queue = rt.queue();
+  const cl::Device& device = rt.device().device;
+  cl::Buffer input(context, CL_MEM_READ_WRITE, 4 * n), work(context, CL_MEM_READ_WRITE, 4 * n),
+      other(context, CL_MEM_READ_WRITE, 4 * n), tickets(context, CL_MEM_READ_WRITE, 16),
+      digits(context, CL_MEM_READ_WRITE, 4096);
+  queue.enqueueWriteBuffer(input, CL_TRUE, 0, 4 * n, keys.data());
+  const std::string text = clf::kernel_source("kernels/primitives/sort/radix.cl").text;
+  const std::size_t units = rt.device().compute_units;
+  for (int a = 4; a < argc; ++a) {
+    const std::size_t wg = std::strtoul(argv[a], nullptr, 10);
+    const char* cross = std::strchr(argv[a], 'x');
+    const std::size_t items = cross ? std::strtoul(cross + 1, nullptr, 10) : 16;
+    const std::string options = "-DWITH_VALUES=0 -DRADIX_WG=" + std::to_string(wg) +
+                                " -DRADIX_ITEMS=" + std::to_string(items) +
+                                " -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=" +
+                                (std::getenv("RAW_RANK") ? std::getenv("RAW_RANK") : "2") +
+                                " -DLOOKBACK_WINDOW=4 "
+                                "-DRANK_EARLY=1 -DKEY_KIND=0";
+    cl::Program program(context, text);
+    if (program.build({device}, options.c_str()) != CL_SUCCESS) {
+      std::printf("%-10s build failed: %s\n", argv[a],
+                  program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device).substr(0, 600).c_str());
+      continue;
+    }
+    const std::size_t tile = wg * items;
+    const std::size_t tiles = (n + tile - 1) / tile;
+    const std::size_t status_words = tiles * 256;
+    cl::Buffer even(context, CL_MEM_READ_WRITE, 4 * status_words),
+        odd(context, CL_MEM_READ_WRITE, 4 * status_words);
+    cl::Kernel init(program, "radix_onesweep_init"), histogram(program, "radix_global_histogram"),
+        scan(program, "radix_global_scan"), pass(program, "radix_onesweep");
+    std::vector<std::vector<double>> per(7);
+    std::vector<double> spans;
+    bool right = true;
+    cl_int status = CL_SUCCESS;
+    for (int r = 0; r <= runs && status == CL_SUCCESS; ++r) {
+      queue.enqueueCopyBuffer(input, work, 0, 0, 4 * n);
+      queue.finish();
+      std::vector<cl::Event> events(7);
+      status |= enqueue_raw_sort(queue,
+                                 RawSort{init, histogram, scan, pass, work, other, even, odd,
+                                         tickets, digits, n, wg, tiles, status_words, units},
+                                 events);
+      status |= queue.finish();
+      if (status != CL_SUCCESS) break;
+      if (r == 0) {
+        std::vector<cl_uint> out(n);
+        queue.enqueueReadBuffer(work, CL_TRUE, 0, 4 * n, out.data());
+        right = out == sorted;
+        continue;
+      }
+      std::uint64_t first = ~0ull, last = 0;
+      for (std::size_t e = 0; e < events.size(); ++e) {
+        const std::uint64_t start = events[e].getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const std::uint64_t end = events[e].getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        per[e].push_back((end - start) * 1e-6);
+        first = std::min(first, start);
+        last = std::max(last, end);
+      }
+      spans.push_back((last - first) * 1e-6);
+    }
+    if (status != CL_SUCCESS) {
+      std::printf("%-10s launch failed: %d\n", argv[a], status);
+      continue;
+    }
+    const double ms = median(spans);
+    std::printf("raw %-10s %-6s %8.3f ms %7.2f Gkeys/s |", argv[a], right ? "ok" : "WRONG", ms,
+                n / ms * 1e-6);
+    for (auto& v : per) std::printf(" %.3f", median(v));
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace sort_probe

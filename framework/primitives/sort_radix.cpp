@@ -1,0 +1,228 @@
+// The default sort: LSD radix sort with 8-bit digits (kernels/primitives/sort/radix.cl,
+// docs/sort.md). Two ways to place a tile's digit runs: upsweep (tile histograms), scan,
+// downsweep, portable; or Onesweep (Adinets & Merrill 2022), one pass per digit chained by a
+// decoupled look-back, which needs forward progress between work-groups (NVIDIA GPUs).
+#include <algorithm>
+#include <iostream>
+
+#include "framework/primitives/sort_algorithm.hpp"
+#include "framework/primitives/support.hpp"
+
+namespace clf::primitives::sorting {
+
+namespace {
+
+constexpr const char* kFile = "kernels/primitives/sort/radix.cl";
+constexpr std::size_t kDigits = 256;
+constexpr cl_uint kPasses = 4;
+// GLOBAL_WG in radix.cl: the onesweep histogram and scan kernels.
+constexpr std::size_t kGlobalWorkGroup = 256;
+// Onesweep packs a count into 30 bits of a look-back word.
+constexpr std::size_t kOnesweepMaxKeys = (std::size_t{1} << 30) - 1;
+
+// Tile ranking, as RANK_MATCH in radix.cl.
+enum class Ranking { split = 0, match_emulated = 1, match_ptx = 2 };
+
+// The ranking `tiles` and `config` ask for on `device`: warp multi-split is inline PTX on NVIDIA
+// GPUs and emulated with barriers elsewhere.
+Ranking choose_ranking(const DeviceInfo& device, const SortConfig& config, RadixTiles tiles) {
+  const bool nvidia = device_class(device) == DeviceClass::nvidia_gpu;
+  const Ranking match = nvidia ? Ranking::match_ptx : Ranking::match_emulated;
+  switch (tiles) {
+    case RadixTiles::split:
+      return Ranking::split;
+    case RadixTiles::warp_match:
+      return match;
+    case RadixTiles::device_choice:
+      break;
+  }
+  return config.ranking == SortRanking::warp_match ? match : Ranking::split;
+}
+
+class RadixSort : public SortAlgorithm {
+ public:
+  RadixSort(Runtime& runtime, const SortConfig& config, RadixTiles tiles, bool onesweep,
+            bool onesweep_only)
+      : SortAlgorithm(runtime),
+        config_(config),
+        onesweep_(onesweep),
+        onesweep_only_(onesweep_only),
+        // CPUs: a few long chunks, one per work-item; elsewhere tiles ranked in local memory.
+        chunks_(runtime.device().type == DeviceType::cpu && tiles == RadixTiles::device_choice),
+        ranking_(choose_ranking(runtime.device(), config, tiles)) {
+    config_.check();
+    if (onesweep && !has_forward_progress(runtime.device())) {
+      throw Error("sort: variant 'onesweep' needs forward progress between work-groups, which " +
+                  describe(runtime.device()) + " does not guarantee; use 'radix' or 'default'");
+    }
+  }
+
+  std::string name() const override { return onesweep_ ? "onesweep" : "radix"; }
+
+  std::size_t max_keys(bool with_values) const override {
+    const std::size_t limit = SortAlgorithm::max_keys(with_values);
+    return onesweep_only_ ? std::min(limit, kOnesweepMaxKeys) : limit;
+  }
+
+  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
+    const auto kind_index = static_cast<std::size_t>(kind);
+    items_ = (values != nullptr ? config_.items_with_values : config_.items)[kind_index];
+    if (onesweep_ && n <= kOnesweepMaxKeys) {
+      sort_onesweep(keys, values, kind, n);
+    } else {
+      sort_passes(keys, values, kind, n);
+    }
+  }
+
+ private:
+  std::size_t tile() const { return config_.work_group * items_; }
+
+  std::string options(KeyKind kind, bool with_values) const {
+    const bool early = with_values ? config_.early_counts_with_values : config_.early_counts;
+    std::string text = "-DRADIX_WG=" + std::to_string(config_.work_group) +
+                       " -DRADIX_ITEMS=" + std::to_string(items_) +
+                       " -DRADIX_UNROLL_LOOPS=" + (config_.unroll ? "1" : "0") +
+                       " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking_)) +
+                       " -DLOOKBACK_WINDOW=" + std::to_string(config_.lookback_window) +
+                       " -DRANK_EARLY=" + (early ? "1" : "0");
+    if (config_.program_per_key_kind) {
+      text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
+    }
+    if (!config_.build_options.empty()) text += " " + config_.build_options;
+    return values_option(with_values, text);
+  }
+
+  // A kernel of radix.cl. The inline-PTX ranking is tried first where chosen; if the device's
+  // compiler rejects it, the sorter falls back to split ranking for good.
+  CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
+    if (ranking_ != Ranking::match_ptx) return kernel(kFile, name, options(kind, with_values));
+    try {
+      return kernel(kFile, name, options(kind, with_values));
+    } catch (const Error& error) {
+      std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
+                << runtime().device_name() << "; using split ranking: " << error.what() << "\n";
+      ranking_ = Ranking::split;
+      return kernel(kFile, name, options(kind, with_values));
+    }
+  }
+
+  // Upsweep, scan, downsweep per digit. The kernels' signatures differ by build (CPU chunks take
+  // the chunk length, key-value sorts the values), hence the branches.
+  void sort_passes(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
+    const auto key_kind = static_cast<cl_uint>(kind);
+    const bool with_values = values != nullptr;
+    const std::size_t parts =
+        chunks_ ? std::min<std::size_t>(
+                      n, std::size_t{8} * std::max(1U, runtime().device().compute_units))
+                : ceil_div(n, tile());
+    const auto chunk = static_cast<cl_uint>(ceil_div(n, parts));
+    const Range range = chunks_ ? Range::linear(parts, 1)
+                                : Range::linear(parts * config_.work_group, config_.work_group);
+    auto& counts = temporary<cl_uint>("tile-counts", parts * kDigits);
+    // The downsweep first: its build decides the ranking, part of every program's options.
+    CLKernel& downsweep =
+        radix_kernel(chunks_ ? "radix_chunk_downsweep" : "radix_downsweep", with_values, kind);
+    CLKernel& upsweep =
+        radix_kernel(chunks_ ? "radix_chunk_upsweep" : "radix_upsweep", with_values, kind);
+    const auto count = static_cast<cl_uint>(n);
+    ping_pong(keys, values, kind, n, kPasses,
+              [&](cl_uint pass, BufferBase& from, BufferBase& to,
+                  DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
+                const cl_uint shift = 8 * pass;
+                if (chunks_) {
+                  upsweep(range, read_only(from), key_kind, counts, count, shift, chunk);
+                } else {
+                  upsweep(range, read_only(from), key_kind, counts, count, shift);
+                }
+                scan_exclusive(counts, parts * kDigits);
+                if (with_values && chunks_) {
+                  downsweep(range, read_only(from), to, key_kind, read_only(*values_from),
+                            *values_to, read_only(counts), count, shift, chunk);
+                } else if (with_values) {
+                  downsweep(range, read_only(from), to, key_kind, read_only(*values_from),
+                            *values_to, read_only(counts), count, shift);
+                } else if (chunks_) {
+                  downsweep(range, read_only(from), to, key_kind, read_only(counts), count, shift,
+                            chunk);
+                } else {
+                  downsweep(range, read_only(from), to, key_kind, read_only(counts), count, shift);
+                }
+              });
+  }
+
+  void sort_onesweep(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
+    const auto key_kind = static_cast<cl_uint>(kind);
+    const bool with_values = values != nullptr;
+    // The pass kernel first: its build decides the ranking, part of every program's options.
+    CLKernel& onesweep = radix_kernel("radix_onesweep", with_values, kind);
+    const std::size_t tiles = ceil_div(n, tile());
+    const std::size_t status_words = tiles * kDigits;
+    auto& status_even = temporary<cl_uint>("status-even", status_words);
+    auto& status_odd = temporary<cl_uint>("status-odd", status_words);
+    auto& tickets = temporary<cl_uint>("tickets", kPasses);
+    auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
+    const auto count = static_cast<cl_uint>(n);
+    // The init kernel zeroes the tickets and digit counts, and the first pass's status array
+    // only where it is new (see status_even_cleared_).
+    const bool clear_status = status_even_cleared_ != status_even.mem()() ||
+                              status_even_cleared_size_ != status_even.size();
+    const std::size_t clear_words = clear_status ? status_even.size() : 0;
+    radix_kernel("radix_onesweep_init", with_values, kind)(
+        Range::linear(std::max<std::size_t>(clear_words, kPasses * kDigits), 256), status_even,
+        static_cast<cl_uint>(clear_words), tickets, digit_offsets);
+    status_even_cleared_ = nullptr;  // until all four passes are enqueued
+    // Enough work-groups to fill the device (histogram_groups_per_cu per compute unit, each at
+    // most 8 keys per work-item per round); each strides over the keys.
+    const std::size_t groups = std::max<std::size_t>(
+        1,
+        std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
+                              config_.histogram_groups_per_cu * runtime().device().compute_units));
+    radix_kernel("radix_global_histogram", with_values, kind)(
+        Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
+        count, digit_offsets);
+    radix_kernel("radix_global_scan", with_values, kind)(
+        Range::linear(kGlobalWorkGroup, kGlobalWorkGroup), digit_offsets);
+    const Range range = Range::linear(tiles * config_.work_group, config_.work_group);
+    ping_pong(keys, values, kind, n, kPasses,
+              [&](cl_uint pass, BufferBase& from, BufferBase& to,
+                  DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
+                const cl_uint shift = 8 * pass;
+                auto& status = pass % 2 == 0 ? status_even : status_odd;
+                auto& next_status = pass % 2 == 0 ? status_odd : status_even;
+                if (with_values) {
+                  onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
+                           *values_to, count, shift, pass, tickets, read_only(digit_offsets),
+                           status, next_status);
+                } else {
+                  onesweep(range, read_only(from), to, key_kind, count, shift, pass, tickets,
+                           read_only(digit_offsets), status, next_status);
+                }
+              });
+    status_even_cleared_ = status_even.mem()();
+    status_even_cleared_size_ = status_even.size();
+  }
+
+  SortConfig config_;
+  bool onesweep_;
+  bool onesweep_only_;
+  bool chunks_;
+  Ranking ranking_;
+  // Keys per work-item of the sort in progress (by key kind and values).
+  std::size_t items_ = 16;
+  // The onesweep status array the first pass uses, and whether all of it is zero: every pass
+  // clears the other array for the next one, so after a whole sort the first pass's array is
+  // zero again where a pass used it, and it needs clearing only when it is new. (A reallocated
+  // array is larger, so the pair (buffer, size) tells a new one.)
+  cl_mem status_even_cleared_ = nullptr;
+  std::size_t status_even_cleared_size_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SortAlgorithm> make_radix_sort(Runtime& runtime, const SortConfig& config,
+                                               RadixTiles tiles, bool onesweep,
+                                               bool onesweep_only) {
+  return std::make_unique<RadixSort>(runtime, config, tiles, onesweep, onesweep_only);
+}
+
+}  // namespace clf::primitives::sorting

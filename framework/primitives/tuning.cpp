@@ -1,0 +1,177 @@
+#include "framework/primitives/tuning.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "framework/error.hpp"
+
+namespace clf::primitives {
+
+namespace {
+
+bool mentions_nvidia(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text.find("nvidia") != std::string::npos;
+}
+
+bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+// Throws unless `shape` has a power-of-two work-group of at least `min_group` that `device`
+// allows and items that `items_ok` accepts (`items_text` says which).
+template <typename ItemsOk>
+void check_shape(const char* what, const TileShape& shape, const DeviceInfo& device,
+                 std::size_t min_group, ItemsOk items_ok, const char* items_text) {
+  if (shape.work_group < min_group || !is_power_of_two(shape.work_group) ||
+      !items_ok(shape.items)) {
+    throw Error(std::string(what) + " " + shape.to_string() + ": expected a power of two of at " +
+                "least " + std::to_string(min_group) + " work-items times " + items_text);
+  }
+  if (device.max_work_group_size != 0 && shape.work_group > device.max_work_group_size) {
+    throw Error(std::string(what) + ": a work-group of " + std::to_string(shape.work_group) +
+                " is larger than " + device.name + " allows (" +
+                std::to_string(device.max_work_group_size) + ")");
+  }
+}
+
+bool four_to_thirty_two(std::size_t items) {
+  return items == 4 || items == 8 || items == 16 || items == 32;
+}
+
+// The defaults, by kind of device; docs/sort.md, docs/scan.md and docs/matmul.md have the
+// measurements that chose them.
+Tuning nvidia_gpu_tuning() {
+  Tuning tuning;
+  tuning.sort.ranking = SortRanking::warp_match;
+  tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
+  return tuning;
+}
+
+// Other GPUs: the NVIDIA shapes, untested there, with the portable ranking (128 work-items and
+// 24.5 KiB of local memory for matmul fit any current GPU).
+Tuning other_gpu_tuning() {
+  Tuning tuning = nvidia_gpu_tuning();
+  tuning.sort.ranking = SortRanking::split;
+  return tuning;
+}
+
+// CPUs (measured with PoCL): small sort tiles without unrolling, one sort program for the three
+// key kinds, and a matmul tiling of 32x64x8/4x8.
+Tuning cpu_tuning() {
+  Tuning tuning;
+  tuning.sort.work_group = 64;
+  tuning.sort.items = {16, 16, 16};
+  tuning.sort.items_with_values = {16, 16, 16};
+  tuning.sort.unroll = false;
+  tuning.sort.program_per_key_kind = false;
+  tuning.matmul.tiling = MatmulTiling{32, 64, 8, 4, 8};
+  return tuning;
+}
+
+// Accelerators and the unknown: the GPU sort and scan, a modest portable matmul tiling.
+Tuning other_tuning() {
+  Tuning tuning;
+  tuning.matmul.tiling = MatmulTiling{64, 64, 16, 4, 4};
+  return tuning;
+}
+
+}  // namespace
+
+DeviceClass device_class(const DeviceInfo& device) {
+  if (device.type == DeviceType::gpu) {
+    return mentions_nvidia(device.vendor) || mentions_nvidia(device.platform_name)
+               ? DeviceClass::nvidia_gpu
+               : DeviceClass::other_gpu;
+  }
+  return device.type == DeviceType::cpu ? DeviceClass::cpu : DeviceClass::other;
+}
+
+const char* to_string(DeviceClass device_class) {
+  switch (device_class) {
+    case DeviceClass::nvidia_gpu:
+      return "NVIDIA GPU";
+    case DeviceClass::other_gpu:
+      return "GPU";
+    case DeviceClass::cpu:
+      return "CPU";
+    case DeviceClass::other:
+      break;
+  }
+  return "other";
+}
+
+const Tuning& tuning_for(const DeviceInfo& device) {
+  static const Tuning nvidia_gpu = nvidia_gpu_tuning();
+  static const Tuning other_gpu = other_gpu_tuning();
+  static const Tuning cpu = cpu_tuning();
+  static const Tuning other = other_tuning();
+  switch (device_class(device)) {
+    case DeviceClass::nvidia_gpu:
+      return nvidia_gpu;
+    case DeviceClass::other_gpu:
+      return other_gpu;
+    case DeviceClass::cpu:
+      return cpu;
+    case DeviceClass::other:
+      break;
+  }
+  return other;
+}
+
+std::string TileShape::to_string() const {
+  return std::to_string(work_group) + "x" + std::to_string(items);
+}
+
+TileShape TileShape::parse(const std::string& text) {
+  unsigned long group = 0;
+  unsigned long items = 0;
+  char x = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%lu%c%lu%c", &group, &x, &items, &rest) != 3 || x != 'x') {
+    throw Error("cannot read tile shape '" + text + "'; expected WORKGROUPxITEMS, e.g. 128x32");
+  }
+  return TileShape{group, items};
+}
+
+void ScanConfig::check_tile(const DeviceInfo& device) const {
+  check_shape("scan tile", tile, device, 1, four_to_thirty_two, "4, 8, 16 or 32");
+}
+
+void ScanConfig::check_lookback_tile(const DeviceInfo& device) const {
+  check_shape(
+      "scan look-back tile", lookback_tile, device, 32,
+      [](std::size_t items) { return items % 4 == 0 && items >= 4 && items <= 64; },
+      "a multiple of 4 up to 64");
+}
+
+void ScanConfig::check(const DeviceInfo& device) const {
+  check_tile(device);
+  check_lookback_tile(device);
+}
+
+void CompactConfig::check(const DeviceInfo& device) const {
+  check_shape("compaction tile", tile, device, 1, four_to_thirty_two, "4, 8, 16 or 32");
+}
+
+void SortConfig::check() const {
+  const auto [fewest_keys, most_keys] = std::minmax_element(items.begin(), items.end());
+  const auto [fewest_kv, most_kv] =
+      std::minmax_element(items_with_values.begin(), items_with_values.end());
+  const std::size_t fewest = std::min(*fewest_keys, *fewest_kv);
+  const std::size_t most = std::max(*most_keys, *most_kv);
+  if (work_group == 0 || work_group % 32 != 0 || work_group > 1024 || fewest < 8 ||
+      work_group * most > 16384) {
+    throw Error("sort: a work-group of " + std::to_string(work_group) + " and " +
+                std::to_string(fewest) + " to " + std::to_string(most) +
+                " items per work-item; the tile kernels need a work-group of a multiple of 32 up "
+                "to 1024, at least 8 items and a tile of at most 16384 keys");
+  }
+  if (lookback_window == 0 || histogram_groups_per_cu == 0) {
+    throw Error(
+        "sort: the look-back window and the histogram work-groups per compute unit must "
+        "be positive");
+  }
+}
+
+}  // namespace clf::primitives

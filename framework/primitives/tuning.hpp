@@ -1,0 +1,118 @@
+// The primitives' tuning parameters, as data: one config struct per tunable primitive, passed to
+// its constructor, and one table of defaults per kind of device (tuning.cpp). The routines read
+// no environment; experiments (cl-bench, sort-probe) build configs of their own and pass them in.
+// The figures behind each default are in docs/sort.md, docs/scan.md and docs/matmul.md.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "framework/device.hpp"
+
+namespace clf::primitives {
+
+// The kinds of device the table tells apart.
+enum class DeviceClass { nvidia_gpu, other_gpu, cpu, other };
+DeviceClass device_class(const DeviceInfo& device);
+const char* to_string(DeviceClass device_class);
+
+// How a tiled kernel cuts its input: work-items per group, values per work-item.
+struct TileShape {
+  std::size_t work_group = 256;
+  std::size_t items = 16;
+  std::size_t tile() const { return work_group * items; }
+  // "128x32", as parse() reads it.
+  std::string to_string() const;
+  // Reads "WORKGROUPxITEMS"; throws Error when malformed.
+  static TileShape parse(const std::string& text);
+};
+
+struct ScanConfig {
+  // reduce-then-scan: a power-of-two work-group, 4, 8, 16 or 32 items.
+  TileShape tile{128, 32};
+  // lookback: a power-of-two work-group of at least 32, items a multiple of 4 up to 64.
+  TileShape lookback_tile{128, 32};
+  // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
+  // -DDELAY_MIN_TILES=n).
+  std::string lookback_options;
+  // Throw Error naming the rule a shape breaks, or a work-group larger than `device` allows:
+  // the reduce-then-scan tile, the look-back tile, both.
+  void check_tile(const DeviceInfo& device) const;
+  void check_lookback_tile(const DeviceInfo& device) const;
+  void check(const DeviceInfo& device) const;
+};
+
+struct CompactConfig {
+  // The compaction kernels give each work-item consecutive values: 4, 8, 16 or 32 items.
+  TileShape tile{256, 16};
+  void check(const DeviceInfo& device) const;
+};
+
+// How the radix sort ranks a tile by its digit (docs/sort.md): two 4-bit splits in local memory
+// (portable), or warp multi-split (inline PTX on NVIDIA, emulated with barriers elsewhere).
+enum class SortRanking { split, warp_match };
+
+struct SortConfig {
+  // Tile kernels: work-items per group (a multiple of 32, up to 1024) and keys per work-item
+  // (at least 8; a tile of at most 16384 keys), by key kind (uint32, int32, float32), keys only
+  // and with values.
+  std::size_t work_group = 256;
+  std::array<std::size_t, 3> items{28, 28, 28};
+  std::array<std::size_t, 3> items_with_values{20, 20, 20};
+  // Unrolled per-item loops (arrays in registers on GPUs; PoCL compiles much faster without).
+  bool unroll = true;
+  SortRanking ranking = SortRanking::split;
+  // Warp ranking with the tile's digits counted first, keys only and with values.
+  bool early_counts = true;
+  bool early_counts_with_values = true;
+  // Onesweep: status words read at once per look-back step; global-histogram work-groups per
+  // compute unit.
+  std::size_t lookback_window = 4;
+  std::size_t histogram_groups_per_cu = 8;
+  // One program per key kind (the kind a compile-time constant) or one shared by the three
+  // (PoCL compiles slowly).
+  bool program_per_key_kind = true;
+  // Extra build options of the radix kernels (experiments, e.g. -cl-nv-maxrregcount=N).
+  std::string build_options;
+  // Throws Error naming the rule broken.
+  void check() const;
+};
+
+// Tile sizes of the default matmul: a work-group of (bn / tn) x (bm / tm) work-items computes a
+// bm x bn tile of C, stepping bk along K; each work-item computes tm x tn elements.
+struct MatmulTiling {
+  unsigned bm = 64;
+  unsigned bn = 64;
+  unsigned bk = 16;
+  unsigned tm = 4;
+  unsigned tn = 4;
+
+  unsigned work_group_size() const { return (bm / tm) * (bn / tn); }
+  // Bytes of local memory the kernel declares (two buffers of each piece).
+  std::size_t local_bytes() const;
+  // "128x128x16/8x8", as parse() reads it.
+  std::string to_string() const;
+  // Reads "BMxBNxBK/TMxTN" (e.g. "128x128x16/8x8"); throws Error when malformed.
+  static MatmulTiling parse(const std::string& text);
+  // Throws Error naming the rule broken (multiples of 4, tiles dividing, loads per work-item,
+  // local memory and work-group size of `device`).
+  void check(const DeviceInfo& device) const;
+};
+
+struct MatmulConfig {
+  MatmulTiling tiling;
+};
+
+// One row of the tuning table.
+struct Tuning {
+  SortConfig sort;
+  ScanConfig scan;
+  CompactConfig compact;
+  MatmulConfig matmul;
+};
+
+// The table's row for `device`.
+const Tuning& tuning_for(const DeviceInfo& device);
+
+}  // namespace clf::primitives

@@ -1,0 +1,228 @@
+// `lookback`: single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
+// DeviceScan), for NVIDIA GPUs: warp operations in inline PTX (shfl.sync, vote.sync; sm_70 and
+// later). The host builds it with -DCLF_PTX only where has_forward_progress() holds.
+//
+// A tile is TILE = WG_SIZE * ITEMS values in the striped layout of common.cl: CHUNKS rows of
+// WG_SIZE runs of 4 values, so every load and store is an int4 access and each warp instruction
+// covers 512 contiguous bytes. A *segment* is one warp's 32 runs of one row (128 consecutive
+// values); segments are numbered row by row (segment = row * WARPS + warp), which is their
+// order in the tile.
+//
+//  1. Each warp scans its run sums of every row with shuffles (no barrier) and lane 31 writes the
+//     segment totals to local memory. One barrier.
+//  2. Warp 0 alone scans the SEGMENTS totals (shuffles), publishes the tile's aggregate, looks
+//     back (below), publishes the tile's inclusive prefix and writes each segment's offset
+//     (tile prefix + segments before it) to local memory. One barrier.
+//  3. Each work-item scans its runs from its segment offsets and stores them.
+//
+// Look-back: lane l of warp 0 reads the status of tile - 1 - l (a window of 32, coalesced),
+// spinning until it is published; a ballot finds the nearest inclusive prefix, a warp sum adds
+// the window up to it, and the window moves 32 tiles further back when there is none.
+//
+// Tiles are numbered by an atomic ticket, so a tile only ever waits for tiles that started
+// before it (the group id, as CUB uses, would rely on the hardware starting groups in order).
+// Waiting on other work-groups needs forward progress between them, which OpenCL does not
+// promise. Warp 0 sleeps before and between polls (FIRST_DELAY, BACKOFF below). Whole tiles are
+// loaded and stored with streaming (evict-first, .cs) accesses.
+//
+// A tile's status is one 64-bit word, written and read whole, so flag and value can never be
+// seen apart (no fences needed): bits 0-31 the value's bits, 32-33 the flag, 34-63 the epoch.
+// The host passes a new epoch on every call, so words left by earlier calls read as "not yet
+// published" and the status array needs no clearing between calls; likewise tickets keep
+// counting across calls and the host passes the first ticket of this call.
+#include "kernels/primitives/common/nvidia_warp.cl"
+#include "kernels/primitives/scan/common.cl"
+
+#ifndef CLF_PTX
+#error \
+    "kernels/primitives/scan/lookback.cl uses NVIDIA inline PTX: the host builds it with -DCLF_PTX"
+#endif
+// Look-back delays, as CUB's fixed_delay_constructor_t (in launches of at least DELAY_MIN_TILES
+// tiles only): FIRST_DELAY ns between publishing the aggregate and the first look-back read,
+// BACKOFF ns between polls of a status not yet published. Without them every waiting warp polls
+// the newest statuses back to back (presumably crowding the L2 that the tiles stream through),
+// and the scan loses a sixth of its speed (docs/scan.md has the measurements).
+#ifndef FIRST_DELAY
+#define FIRST_DELAY 3000
+#endif
+#ifndef BACKOFF
+#define BACKOFF 648
+#endif
+#ifndef DELAY_MIN_TILES
+#define DELAY_MIN_TILES 500
+#endif
+
+#define WARP 32
+#define WARPS (WG_SIZE / WARP)
+#define SEGMENTS (CHUNKS * WARPS)
+#define SEGMENT_ROUNDS ((SEGMENTS + WARP - 1) / WARP)
+
+#define FLAG_AGGREGATE 1UL
+#define FLAG_PREFIX 2UL
+
+// --- warp operations (shfl_up, shfl_xor, shfl_idx, ballot):
+// kernels/primitives/common/nvidia_warp.cl
+
+// Sum of `value` over lanes 0..lane.
+inline T warp_inclusive_scan(T value, uint lane) {
+#pragma unroll
+  for (uint delta = 1; delta < WARP; delta <<= 1) {
+    const T other = AS_T(shfl_up(as_uint(value), delta));
+    value += lane >= delta ? other : (T)0;
+  }
+  return value;
+}
+
+// Sum over lanes 0..lane - 1 (0 in lane 0), given the inclusive scan.
+inline T warp_exclusive_from_inclusive(T inclusive, uint lane) {
+  const T before = AS_T(shfl_up(as_uint(inclusive), 1));
+  return lane == 0 ? (T)0 : before;
+}
+
+inline T warp_broadcast(T value, uint lane) { return AS_T(shfl_idx(as_uint(value), lane)); }
+
+// Sum over the warp, in every lane.
+inline T warp_sum(T value) {
+#pragma unroll
+  for (uint mask = WARP / 2; mask > 0; mask >>= 1) value += AS_T(shfl_xor(as_uint(value), mask));
+  return value;
+}
+
+// --- whole-tile loads and stores (the tile lies below n) ----------------------------------
+inline T4 load_full_run(const global T* in, uint first) {
+  uint x, y, z, w;
+  asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+               : "l"(in + first));
+  return (T4)(AS_T(x), AS_T(y), AS_T(z), AS_T(w));
+}
+inline void store_full_run(global T* out, uint first, T4 v) {
+  asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(out + first), "r"(as_uint(v.s0)),
+               "r"(as_uint(v.s1)), "r"(as_uint(v.s2)), "r"(as_uint(v.s3))
+               : "memory");
+}
+
+inline ulong pack_status(ulong flag, T value, uint epoch) {
+  return ((ulong)epoch << 34) | (flag << 32) | (ulong)as_uint(value);
+}
+
+// Warp 0: the sum of every tile before `tile` (> 0), from the published statuses.
+inline void sleep_ns(uint ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+
+inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays) {
+#if FIRST_DELAY > 0
+  if (delays) sleep_ns(FIRST_DELAY);
+#endif
+  T prefix = 0;
+  int last = (int)tile - 1;
+  for (;;) {
+    const int p = last - (int)lane;
+    ulong word = FLAG_PREFIX << 32;  // before tile 0: an inclusive prefix of 0
+    if (p >= 0) {
+      for (;;) {
+        word = status[p];
+        if ((uint)(word >> 34) == epoch) break;
+#if BACKOFF > 0
+        if (delays) sleep_ns(BACKOFF);
+#endif
+      }
+    }
+    const uint prefixes = ballot(((uint)(word >> 32) & 3U) == (uint)FLAG_PREFIX);
+    // The nearest inclusive prefix is the lowest such lane; without one, the whole window.
+    const uint stop = prefixes != 0 ? 31U - clz(prefixes & (0U - prefixes)) : WARP - 1;
+    prefix += warp_sum(lane <= stop ? AS_T((uint)word) : (T)0);
+    if (prefixes != 0) return prefix;  // the same in every lane
+    last -= WARP;
+  }
+}
+
+// Loads the tile at `tile_first` into the work-item's runs.
+inline void load_tile(const global T* in, uint tile_first, uint n, T4* runs) {
+  if (tile_first + TILE <= n) {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      runs[row] = load_full_run(in, run_first(tile_first, row));
+    }
+  } else {
+    load_runs(in, tile_first, n, runs);
+  }
+}
+
+// Step 1: offsets[row] gets the sum of the values before run `row` in its segment; lane 31 of
+// each warp writes the segment totals to `segments`. The caller puts a barrier after it.
+inline void scan_segments(const T4* runs, T* offsets, local T* segments, uint lane, uint warp) {
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const T within = warp_inclusive_scan(sum_run(runs[row]), lane);
+    offsets[row] = warp_exclusive_from_inclusive(within, lane);
+    if (lane == WARP - 1) segments[row * WARPS + warp] = within;
+  }
+}
+
+// Step 2, in warp 0: scans the segment totals, looks back, publishes the tile's status and
+// replaces each segment total by its offset in the output (the tile's prefix included). The
+// caller puts a barrier after it.
+inline void publish_tile(local T* segments, volatile global ulong* status, uint tile, uint lane,
+                         uint epoch) {
+  T before[SEGMENT_ROUNDS];
+  T aggregate = 0;
+#pragma unroll
+  for (uint round = 0; round < SEGMENT_ROUNDS; ++round) {
+    const uint s = round * WARP + lane;
+    const T total = s < SEGMENTS ? segments[s] : (T)0;
+    const T running = warp_inclusive_scan(total, lane);
+    before[round] = aggregate + warp_exclusive_from_inclusive(running, lane);
+    aggregate += warp_broadcast(running, WARP - 1);
+  }
+  T prefix = 0;
+  if (tile == 0) {
+    if (lane == 0) status[0] = pack_status(FLAG_PREFIX, aggregate, epoch);
+  } else {
+    if (lane == 0) status[tile] = pack_status(FLAG_AGGREGATE, aggregate, epoch);
+    prefix = look_back(status, tile, lane, epoch, get_num_groups(0) >= DELAY_MIN_TILES);
+    if (lane == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
+  }
+#pragma unroll
+  for (uint round = 0; round < SEGMENT_ROUNDS; ++round) {
+    const uint s = round * WARP + lane;
+    if (s < SEGMENTS) segments[s] = prefix + before[round];
+  }
+}
+
+// Step 3: scans the runs from their segments' offsets and stores them.
+inline void store_tile(global T* out, uint tile_first, uint n, T4* runs, T* offsets,
+                       const local T* segments, uint warp, uint inclusive) {
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) offsets[row] += segments[row * WARPS + warp];
+  scan_runs(runs, offsets, (T)0, inclusive);
+  if (tile_first + TILE <= n) {
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      store_full_run(out, run_first(tile_first, row), runs[row]);
+    }
+  } else {
+    store_runs(out, tile_first, n, runs);
+  }
+}
+
+kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
+    const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
+    uint n, uint first_ticket, uint epoch, uint inclusive) {
+  local T segments[SEGMENTS];
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  const uint warp = lid / WARP;
+  local uint tile_shared;
+  if (lid == 0) tile_shared = atomic_inc(ticket) - first_ticket;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint tile = tile_shared;
+  const uint tile_first = tile * TILE;
+  T4 runs[CHUNKS];
+  load_tile(in, tile_first, n, runs);
+  T offsets[CHUNKS];
+  scan_segments(runs, offsets, segments, lane, warp);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
+}

@@ -1,0 +1,223 @@
+// The default sort: LSD radix sort with 8-bit digits (four passes for 32-bit keys). Each pass
+// works on tiles of TILE = RADIX_WG * RADIX_ITEMS keys. A work-group loads its tile into local
+// memory, sorts it there by the pass's digit (two stable 4-bit splits, each ranking keys with
+// per-work-item counters and a work-group scan: barriers only, no lockstep assumptions), finds
+// where each digit's run starts, and writes every run to its place in the output with
+// consecutive work-items writing consecutive addresses.
+//
+// Where a tile's runs go (the digit's global start plus the counts of that digit in earlier
+// tiles) comes from one of two schemes:
+//   radix_upsweep + scan + radix_downsweep: portable (any OpenCL device). Tile histograms are
+//     written digit-major, scanned, and read back by the tile.
+//   radix_global_histogram + radix_global_scan once, then radix_onesweep per pass: Onesweep
+//     (Adinets & Merrill 2022). Tiles take ids from an atomic ticket and chain their digit
+//     counts through a decoupled look-back, so each pass reads and writes the keys once. This
+//     waits on other work-groups and so needs forward progress between them (NVIDIA GPUs): the
+//     host never chooses it elsewhere.
+//
+// The parts: radix_tile.cl (tile memory, load, scatter, split ranking), radix_warp_rank.cl (warp
+// multi-split), this file's portable kernels, radix_onesweep.cl (the Onesweep kernels).
+#include "kernels/primitives/sort/common.cl"
+
+#ifndef RADIX_WG
+#define RADIX_WG 256
+#endif
+#ifndef RADIX_ITEMS
+#define RADIX_ITEMS 16
+#endif
+#ifndef WITH_VALUES
+#define WITH_VALUES 0
+#endif
+#define TILE (RADIX_WG * RADIX_ITEMS)
+// How a tile is ranked by its 8-bit digit:
+//   0  two stable 4-bit splits in local memory (per-work-item counters, work-group scans)
+//   1  warp multi-split (see rank_tile_match) with the warp-level matching emulated through
+//      local memory and barriers: portable and slow, it tests the structure of mode 2 anywhere
+//   2  warp multi-split with NVIDIA's match.any.sync / shfl.sync in inline PTX (sm_70 and
+//      later); the host only asks for it on NVIDIA GPUs, after a trial build succeeds
+#ifndef RANK_MATCH
+#define RANK_MATCH 0
+#endif
+// Warp ranking (RANK_MATCH 1 and 2) with the tile's digits counted first ("early counts"): one
+// local atomic per key gives per-warp digit counts, a prefix over (digit, warp) turns them into
+// each warp's first place per digit, and the ranking rounds then yield final places, so every key
+// goes to local memory as soon as it is ranked (no place array in registers) and onesweep can
+// publish the tile's counts before ranking. 0: count while ranking, places fixed afterwards.
+#ifndef RANK_EARLY
+#define RANK_EARLY 1
+#endif
+#if RANK_MATCH == 2
+#include "kernels/primitives/common/nvidia_warp.cl"
+#endif
+// Onesweep look-back: each digit's work-item reads LOOKBACK_WINDOW predecessor tiles' status
+// words at once (independent loads) instead of one at a time.
+#ifndef LOOKBACK_WINDOW
+#define LOOKBACK_WINDOW 1
+#endif
+#define WARP 32
+#define WARPS (RADIX_WG / WARP)
+#define WARP_KEYS (WARP * RADIX_ITEMS)
+// Unrolling the per-item loops keeps their arrays in registers on GPUs; PoCL compiles much faster
+// without it and its work-item loops vectorise anyway.
+#ifndef RADIX_UNROLL_LOOPS
+#define RADIX_UNROLL_LOOPS 0
+#endif
+#if RADIX_UNROLL_LOOPS
+#define RADIX_UNROLL _Pragma("unroll")
+#else
+#define RADIX_UNROLL
+#endif
+#define DIGITS 256
+#define PASSES 4
+// Local arrays are padded by one word in 32, so that work-items reading RADIX_ITEMS (or 8)
+// consecutive words hit different banks.
+#define SW(a) ((a) + ((a) >> 5))
+#define PADDED(n) ((n) + ((n) >> 5))
+#define COUNTER_WORDS (8 * RADIX_WG)
+#define DIGIT(ordered, shift) (((ordered) >> (shift)) & (DIGITS - 1))
+
+// Look-back status words: two flag bits over a 30-bit count (n < 2^30 for onesweep).
+#define FLAG_AGGREGATE 0x40000000u
+#define FLAG_PREFIX 0x80000000u
+#define VALUE_MASK 0x3fffffffu
+
+#include "kernels/primitives/sort/radix_tile.cl"
+#include "kernels/primitives/sort/radix_warp_rank.cl"
+
+#if WITH_VALUES
+#define VALUE_PARAMS , const __global uint *values, __global uint *values_out
+#define VALUE_ARGS values, values_out,
+#else
+#define VALUE_PARAMS
+#define VALUE_ARGS
+#endif
+
+// The tile steps the downsweep and onesweep kernels share: load, rank and (after the caller has
+// set run_base) scatter, in the ranking mode's way.
+#if RANK_MATCH && VALUES_LOCAL
+#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
+#define STORE_RANKED store_ranked(key, value, position, m)
+#define SCATTER_TILE scatter_ranked(keys_out, key_kind, values_out, shift, valid, m)
+#elif RANK_MATCH && WITH_VALUES
+#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
+#define STORE_RANKED store_ranked(key, position, m)
+#define SCATTER_TILE \
+  scatter_ranked(keys_out, key_kind, values_out, value, position, shift, valid, m)
+#elif RANK_MATCH
+#define TILE_REGISTERS uint key[RADIX_ITEMS], position[RADIX_ITEMS]
+#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, n, tile, key)
+#define STORE_RANKED store_ranked(key, position, m)
+#define SCATTER_TILE scatter_ranked(keys_out, key_kind, shift, valid, m)
+#else
+#define SCATTER_TILE scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m)
+#endif
+#if RANK_MATCH && RANK_EARLY
+#if VALUES_LOCAL
+#define RANK_STORE_EARLY rank_store_early(key, value, shift, m)
+#elif WITH_VALUES
+#define RANK_STORE_EARLY rank_store_early(key, position, shift, m)
+#else
+#define RANK_STORE_EARLY rank_store_early(key, shift, m)
+#endif
+#define RANK_TILE_STRIPED                 \
+  count_tile_early(key, shift, valid, m); \
+  RANK_STORE_EARLY;
+#elif RANK_MATCH
+#define RANK_TILE_STRIPED                          \
+  rank_tile_match(key, shift, valid, position, m); \
+  STORE_RANKED;
+#endif
+#if RANK_MATCH
+#define RANKED_TILE_BEGIN \
+  TILE_REGISTERS;         \
+  LOAD_TILE_STRIPED;      \
+  RANK_TILE_STRIPED
+#endif
+
+// --- portable: upsweep, scan (kernels/primitives/sort/scan.cl), downsweep
+// -------------------------------
+
+// Digit counts of each tile, digit-major: tile_counts[digit * tiles + tile].
+__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_upsweep(
+    KEYS_IN(keys), uint key_kind, __global uint* tile_counts, uint n, uint shift) {
+  BIND_KEYS_IN(keys);
+  __local uint counts[DIGITS];
+  const uint lid = get_local_id(0);
+  const uint tile = get_group_id(0);
+  const uint tiles = get_num_groups(0);
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) counts[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint base = tile * TILE;
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = base + lid + j * RADIX_WG;
+    if (i < n) atomic_inc(&counts[DIGIT(to_ordered(keys[i], key_kind), shift)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) tile_counts[d * tiles + tile] = counts[d];
+}
+
+// `offsets` is tile_counts after an exclusive scan: where each (digit, tile) run starts.
+__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_downsweep(
+    KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, const __global uint* offsets,
+    uint n, uint shift) {
+  BIND_KEYS_IN(keys);
+  BIND_KEYS_OUT(keys_out);
+  DECLARE_TILE_MEMORY(m);
+  const uint tile = get_group_id(0);
+  const uint tiles = get_num_groups(0);
+  const uint valid = min((uint)TILE, n - tile * TILE);
+#if RANK_MATCH
+  RANKED_TILE_BEGIN
+#else
+  load_tile(keys, key_kind, n, tile, m);
+  sort_tile(shift, valid, m);
+#endif
+  for (uint d = get_local_id(0); d < DIGITS; d += RADIX_WG) {
+    m.run_base[d] = offsets[d * tiles + tile] - m.run_start[d];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  SCATTER_TILE;
+}
+
+// --- portable, for CPUs: the same three steps with one long run of keys per work-item ---------
+// A CPU runs each work-item's loop sequentially and fast; what costs there is barriers and
+// per-work-item state kept across them. So each work-item counts and then scatters its own
+// contiguous chunk with a private histogram, like a sequential radix sort. Counts are stored
+// digit-major (chunk_counts[digit * chunks + chunk]) so one scan gives stable offsets.
+
+__kernel void radix_chunk_upsweep(KEYS_IN(keys), uint key_kind, __global uint* chunk_counts, uint n,
+                                  uint shift, uint chunk) {
+  BIND_KEYS_IN(keys);
+  const uint id = get_global_id(0);
+  const uint chunks = get_global_size(0);
+  uint counts[DIGITS];
+  for (uint d = 0; d < DIGITS; ++d) counts[d] = 0;
+  const uint begin = min(n, id * chunk);
+  const uint end = min(n, begin + chunk);
+  for (uint i = begin; i < end; ++i) ++counts[DIGIT(to_ordered(keys[i], key_kind), shift)];
+  for (uint d = 0; d < DIGITS; ++d) chunk_counts[d * chunks + id] = counts[d];
+}
+
+__kernel void radix_chunk_downsweep(KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS,
+                                    const __global uint* offsets, uint n, uint shift, uint chunk) {
+  BIND_KEYS_IN(keys);
+  BIND_KEYS_OUT(keys_out);
+  const uint id = get_global_id(0);
+  const uint chunks = get_global_size(0);
+  uint next[DIGITS];
+  for (uint d = 0; d < DIGITS; ++d) next[d] = offsets[d * chunks + id];
+  const uint begin = min(n, id * chunk);
+  const uint end = min(n, begin + chunk);
+  for (uint i = begin; i < end; ++i) {
+    const uint key = keys[i];
+    const uint to = next[DIGIT(to_ordered(key, key_kind), shift)]++;
+    keys_out[to] = key;
+#if WITH_VALUES
+    values_out[to] = values[i];
+#endif
+  }
+}
+
+#include "kernels/primitives/sort/radix_onesweep.cl"

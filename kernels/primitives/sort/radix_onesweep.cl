@@ -1,0 +1,169 @@
+// Part of radix.cl (included there, after the tile steps): the Onesweep kernels.
+// --- onesweep (forward progress between work-groups required) --------------------------------
+
+// Zeroes the look-back status of the first pass, the tickets and the digit counts.
+__kernel void radix_onesweep_init(__global uint* status, uint status_words, __global uint* tickets,
+                                  __global uint* digit_counts) {
+  const uint i = get_global_id(0);
+  if (i < status_words) status[i] = 0;
+  if (i < PASSES) tickets[i] = 0;
+  if (i < PASSES * DIGITS) digit_counts[i] = 0;
+}
+
+// The global histogram and scan run with work-groups of GLOBAL_WG, whatever the tile shape.
+#define GLOBAL_WG 256
+
+// Counts the digits of all four passes in one read of the keys: uint4 loads, two in flight per
+// work-item, into per-work-group counters in local memory.
+#define HIST_WORDS (PASSES * DIGITS)
+#define COUNT_KEY(bits)                                                                         \
+  do {                                                                                          \
+    const uint ordered_ = to_ordered(bits, key_kind);                                           \
+    for (uint p = 0; p < PASSES; ++p) atomic_inc(&counts[p * DIGITS + DIGIT(ordered_, 8 * p)]); \
+  } while (0)
+#define COUNT_QUAD(q) \
+  do {                \
+    COUNT_KEY(q.x);   \
+    COUNT_KEY(q.y);   \
+    COUNT_KEY(q.z);   \
+    COUNT_KEY(q.w);   \
+  } while (0)
+__kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_histogram(
+    KEYS_IN(keys), uint key_kind, uint n, __global uint* digit_counts) {
+  BIND_KEYS_IN(keys);
+  __local uint counts[HIST_WORDS];
+  const uint lid = get_local_id(0);
+  for (uint d = lid; d < HIST_WORDS; d += GLOBAL_WG) counts[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Buffers start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 128 bits).
+  const __global uint4* quads = (const __global uint4*)keys;
+  const uint quad_count = n / 4;
+  const uint stride = get_global_size(0);
+  uint i = get_global_id(0);
+  for (; i + stride < quad_count; i += 2 * stride) {
+    const uint4 a = quads[i];
+    const uint4 b = quads[i + stride];
+    COUNT_QUAD(a);
+    COUNT_QUAD(b);
+  }
+  if (i < quad_count) {
+    const uint4 a = quads[i];
+    COUNT_QUAD(a);
+  }
+  const uint tail = 4 * quad_count + get_global_id(0);
+  if (tail < n) COUNT_KEY(keys[tail]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = lid; d < PASSES * DIGITS; d += GLOBAL_WG) {
+    const uint sum = counts[d];
+    if (sum != 0) atomic_add(&digit_counts[d], sum);
+  }
+}
+#undef COUNT_QUAD
+#undef COUNT_KEY
+#undef HIST_WORDS
+
+// One work-group: digit counts -> each digit's first output index, per pass, in place.
+__kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_scan(
+    __global uint* digit_counts) {
+  __local uint scratch[GLOBAL_WG + 32];
+  const uint lid = get_local_id(0);
+  for (uint p = 0; p < PASSES; ++p) {
+    uint carry = 0;
+    for (uint d0 = 0; d0 < DIGITS; d0 += GLOBAL_WG) {
+      const uint d = d0 + lid;
+      const uint count = d < DIGITS ? digit_counts[p * DIGITS + d] : 0;
+      uint total;
+      const uint prefix = wg_exclusive_scan(count, scratch, GLOBAL_WG, &total);
+      if (d < DIGITS) digit_counts[p * DIGITS + d] = carry + prefix;
+      carry += total;
+    }
+  }
+}
+
+// Digit d's exclusive prefix for `tile` (> 0): the sum of the counts published by the tiles
+// before it, back to the first one that has published its inclusive prefix (which includes
+// the digit's global start). LOOKBACK_WINDOW status words are read at once; a word not yet
+// published (0) ends the window, and the next window starts there.
+inline uint look_back(__global uint* status, uint tile, uint d) {
+  const volatile __global uint* words = (const volatile __global uint*)status;
+  uint exclusive = 0;
+  int t = (int)tile - 1;
+  for (;;) {
+    uint word[LOOKBACK_WINDOW];
+    for (int k = 0; k < LOOKBACK_WINDOW; ++k) {
+      word[k] = t - k >= 0 ? words[(t - k) * DIGITS + d] : FLAG_PREFIX;
+    }
+    int k = 0;
+    for (; k < LOOKBACK_WINDOW; ++k) {
+      if (word[k] == 0) break;  // tile t - k has not published yet
+      exclusive += word[k] & VALUE_MASK;
+      if (word[k] & FLAG_PREFIX) return exclusive;
+    }
+    t -= k;
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
+    KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass,
+    __global uint* tickets, const __global uint* digit_offsets, __global uint* status,
+    __global uint* next_status) {
+  BIND_KEYS_IN(keys);
+  BIND_KEYS_OUT(keys_out);
+  DECLARE_TILE_MEMORY(m);
+  __local uint tile_id;
+  const uint lid = get_local_id(0);
+  // Tiles are numbered in the order work-groups start, so every tile a work-group waits for
+  // below has started and will finish.
+  if (lid == 0) tile_id = atomic_inc(&tickets[pass]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint tile = tile_id;
+  // The next pass uses the other status array; this pass clears it (the pass before this one,
+  // which also used it, has finished).
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
+  const uint valid = min((uint)TILE, n - tile * TILE);
+  const __global uint* digit_start = digit_offsets + pass * DIGITS;
+#if RANK_MATCH && RANK_EARLY
+  TILE_REGISTERS;
+  LOAD_TILE_STRIPED;
+  count_tile_early(key, shift, valid, m);
+  // The tile's digit counts are known before ranking: publish them now, so that later tiles'
+  // look-backs find them sooner; the look-back itself comes after the ranking.
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
+    const uint count = m.run_end[d] - m.run_start[d];
+    atomic_xchg(status + tile * DIGITS + d,
+                tile == 0 ? FLAG_PREFIX | (digit_start[d] + count) : FLAG_AGGREGATE | count);
+  }
+  RANK_STORE_EARLY;
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
+    uint exclusive = digit_start[d];
+    if (tile != 0) {
+      exclusive = look_back(status, tile, d);
+      atomic_xchg(status + tile * DIGITS + d,
+                  FLAG_PREFIX | (exclusive + m.run_end[d] - m.run_start[d]));
+    }
+    m.run_base[d] = exclusive - m.run_start[d];
+  }
+#else  // ranking and look-back one after the other
+#if RANK_MATCH
+  TILE_REGISTERS;
+  LOAD_TILE_STRIPED;
+  RANK_TILE_STRIPED
+#else
+  load_tile(keys, key_kind, n, tile, m);
+  sort_tile(shift, valid, m);
+#endif
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
+    const uint count = m.run_end[d] - m.run_start[d];
+    uint exclusive = digit_start[d];
+    __global uint* mine = status + tile * DIGITS + d;
+    atomic_xchg(mine, (tile == 0 ? FLAG_PREFIX | (exclusive + count) : FLAG_AGGREGATE | count));
+    if (tile != 0) {
+      exclusive = look_back(status, tile, d);
+      atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
+    }
+    m.run_base[d] = exclusive - m.run_start[d];
+  }
+#endif  // RANK_MATCH && RANK_EARLY
+  barrier(CLK_LOCAL_MEM_FENCE);
+  SCATTER_TILE;
+}

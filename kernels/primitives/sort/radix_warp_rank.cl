@@ -1,0 +1,295 @@
+// Part of radix.cl (included there, after radix_tile.cl): tile ranking by warp multi-split
+// (RANK_MATCH 1 and 2).
+// --- ranking by warp multi-split (RANK_MATCH 1 and 2) ----------------------------------------
+// Keys sit in registers "warp-striped": key j of lane l in warp w is tile key
+// w * WARP_KEYS + j * WARP + l, so each load and store of a warp covers 32 consecutive words.
+// Ranking goes round by round (j), in tile order: in each round a warp finds, for every lane,
+// the lanes holding the same digit (its peers); the lowest peer adds their number to the warp's
+// counter of that digit and hands the old value to them; each key's rank in its warp is that
+// value plus its peers in lower lanes. Per-warp counters then get a prefix over the warps and
+// over the digits, and a key's place in the tile sorted by digit is its rank plus its
+// (warp, digit) offset. Stable: ties keep tile order (warp, round, lane).
+
+#if RANK_MATCH == 2
+// Lanes are the work-item's position in its warp: NVIDIA forms warps from consecutive local ids.
+// The peers (lanes with the same digit) come from eight vote.sync.ballot, one per digit bit, as
+// in CUB's MatchAny: several times faster than match.any.sync, which the H200 runs slowly
+// (docs/sort.md). The .sync instructions wait for all 32 lanes,
+// so no lockstep execution is assumed; the leader's atomic counter update completes (its result
+// is shuffled) before any lane enters the next round, which keeps the updates of successive
+// rounds in order.
+inline uint warp_peers(uint digit) {
+  uint peers = 0xffffffffu;
+  RADIX_UNROLL
+  for (uint b = 0; b < 8; ++b) {
+    uint same;
+    // same = the lanes whose bit b equals this lane's bit b.
+    asm("{\n\t.reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(same)
+        : "r"(digit), "r"(1u << b));
+    peers &= same;
+  }
+  return peers;
+}
+
+inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* unused) {
+  const uint peers = warp_peers(digit);
+  const uint below = popcount(peers & ((1u << lane) - 1u));
+  const uint leader = 31u - clz(peers);  // the highest peer
+  uint base = 0;
+  if (lane == leader) base = atomic_add(&warp_counts[digit], popcount(peers));
+  return shfl_idx(base, leader) + below;
+}
+#elif RANK_MATCH == 1
+// The same with local memory and two barriers: `lanes` holds 2 * RADIX_WG words (each
+// work-item's digit, then the leaders' counter values).
+inline uint warp_rank(uint digit, __local uint* warp_counts, uint lane, __local uint* lanes) {
+  const uint lid = get_local_id(0);
+  __local uint* warp_digits = lanes + (lid - lane);
+  __local uint* warp_bases = lanes + RADIX_WG + (lid - lane);
+  warp_digits[lane] = digit;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint below = 0;
+  uint peers = 0;
+  uint leader = WARP;
+  for (uint l = 0; l < WARP; ++l) {
+    if (warp_digits[l] == digit) {
+      ++peers;
+      below += l < lane ? 1 : 0;
+      leader = min(leader, l);
+    }
+  }
+  if (lane == leader) {
+    const uint base = warp_counts[digit];
+    warp_counts[digit] = base + peers;
+    warp_bases[lane] = base;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return warp_bases[leader] + below;
+}
+#endif
+
+#if RANK_MATCH
+// Loads tile `tile` warp-striped into registers, padding past n with all-ones (sorts last).
+inline void load_tile_striped(const __global uint* keys, uint key_kind,
+#if WITH_VALUES
+                              const __global uint* values, uint* value,
+#endif
+                              uint n, uint tile, uint* key) {
+  const uint lid = get_local_id(0);
+  const uint base = tile * TILE + (lid / WARP) * WARP_KEYS + lid % WARP;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = base + j * WARP;
+    key[j] = i < n ? to_ordered(keys[i], key_kind) : 0xffffffffu;
+#if WITH_VALUES
+    value[j] = i < n ? values[i] : 0;
+#endif
+  }
+}
+
+#if RANK_MATCH == 2
+// The work-group scans of the warp ranking on NVIDIA: shfl.sync within each warp and one
+// barrier (elsewhere wg_exclusive_scan, barriers only).
+// Exclusive prefix sum of one value per work-item: shfl.sync within each warp, then the warps'
+// totals through local memory (one barrier). *total gets the sum over the work-group.
+inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  const uint warp = lid / WARP;
+  uint inclusive = value;
+  RADIX_UNROLL
+  for (uint delta = 1; delta < WARP; delta <<= 1) {
+    const uint up = shfl_up(inclusive, delta);
+    if (lane >= delta) inclusive += up;
+  }
+  if (lane == WARP - 1) scratch[warp] = inclusive;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint before = 0;
+  uint all = 0;
+  RADIX_UNROLL
+  for (uint w = 0; w < WARPS; ++w) {
+    const uint s = scratch[w];
+    before += w < warp ? s : 0;
+    all += s;
+  }
+  *total = all;
+  return before + inclusive - value;
+}
+#else
+inline uint block_exclusive_scan(uint value, __local uint* scratch, uint* total) {
+  return wg_exclusive_scan(value, scratch, RADIX_WG, total);
+}
+#endif
+
+// Per-warp digit counts counts[w * DIGITS + d] -> in place, each warp's first place for digit d
+// in the tile sorted by digit (order: digit, then warp); run_start / run_end get the digit runs
+// of the first `valid` keys. Ends with local memory synchronised.
+inline void warp_digit_prefix(__local uint* counts, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+  // Work-item lid owns digits [lid * PER_ITEM, (lid + 1) * PER_ITEM): exclusive prefix over the
+  // warps in place, the digit's tile total kept.
+#define PER_ITEM ((DIGITS + RADIX_WG - 1) / RADIX_WG)
+  uint digit_total[PER_ITEM];
+  uint sum = 0;
+  for (uint k = 0; k < PER_ITEM; ++k) {
+    const uint d = lid * PER_ITEM + k;
+    uint running = 0;
+    if (d < DIGITS) {
+      for (uint w = 0; w < WARPS; ++w) {
+        const uint c = counts[w * DIGITS + d];
+        counts[w * DIGITS + d] = running;
+        running += c;
+      }
+    }
+    digit_total[k] = running;
+    sum += running;
+  }
+  uint total;
+  uint prefix = block_exclusive_scan(sum, m.scratch, &total);
+  for (uint k = 0; k < PER_ITEM; ++k) {
+    const uint d = lid * PER_ITEM + k;
+    if (d < DIGITS) {
+      for (uint w = 0; w < WARPS; ++w) counts[w * DIGITS + d] += prefix;
+      m.run_start[d] = prefix;
+      // Padding keys (all-ones) are the last of digit DIGITS - 1 and not part of its run.
+      m.run_end[d] = prefix + digit_total[k] - (d == DIGITS - 1 ? TILE - valid : 0);
+    }
+    prefix += digit_total[k];
+  }
+#undef PER_ITEM
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
+// by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
+// keys array is free (it held the counters) and local memory is synchronised.
+inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position, TileMemory m) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  __local uint* counts = m.keys;  // counts[w * DIGITS + d]
+  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  warp_digit_prefix(counts, valid, m);
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[DIGIT(key[j], shift)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#if RANK_EARLY
+// Early counts, step 1: per-warp digit counts (one local atomic per key), then their prefix:
+// m.counters holds each warp's first place per digit, run_start / run_end the tile's digit runs.
+inline void count_tile_early(const uint* key, uint shift, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+  __local uint* counts = m.counters;  // counts[w * DIGITS + d]
+  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) atomic_inc(&warp_counts[DIGIT(key[j], shift)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  warp_digit_prefix(counts, valid, m);
+}
+
+// Early counts, step 2: the ranking rounds, starting from the warp's first places, give each
+// key its final place in the tile; it (and its value) goes to local memory at once.
+inline void rank_store_early(const uint* key,
+#if VALUES_LOCAL
+                             const uint* value,
+#elif WITH_VALUES
+                             uint* position,
+#endif
+                             uint shift, TileMemory m) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  __local uint* warp_counts = m.counters + (lid / WARP) * DIGITS;
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint place = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+    m.keys[SW(place)] = key[j];
+#if VALUES_LOCAL
+    m.values[SW(place)] = value[j];
+#elif WITH_VALUES
+    position[j] = place;
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif  // RANK_EARLY
+
+// Puts the ranked keys (and, VALUES_LOCAL, values) into local memory in digit order.
+inline void store_ranked(const uint* key,
+#if VALUES_LOCAL
+                         const uint* value,
+#endif
+                         const uint* position, TileMemory m) {
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    m.keys[SW(position[j])] = key[j];
+#if VALUES_LOCAL
+    m.values[SW(position[j])] = value[j];
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Writes the tile's keys, sorted in local memory, to run_base[digit] + local position: runs of
+// one digit go out from consecutive work-items to consecutive addresses. With values, the
+// values follow the same way through local memory (where the keys were).
+inline void scatter_ranked(__global uint* keys_out, uint key_kind,
+#if VALUES_LOCAL
+                           __global uint* values_out,
+#elif WITH_VALUES
+                           __global uint* values_out, const uint* value, const uint* position,
+#endif
+                           uint shift, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+#if VALUES_LOCAL
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    const uint ordered = m.keys[SW(i)];
+    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
+    if (i < valid) {
+      keys_out[to] = from_ordered(ordered, key_kind);
+      values_out[to] = m.values[SW(i)];
+    }
+  }
+  return;
+#endif
+#if WITH_VALUES && !VALUES_LOCAL
+  uint destination[RADIX_ITEMS];
+#endif
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    const uint ordered = m.keys[SW(i)];
+    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
+    if (i < valid) keys_out[to] = from_ordered(ordered, key_kind);
+#if WITH_VALUES && !VALUES_LOCAL
+    destination[j] = to;
+#endif
+  }
+#if WITH_VALUES && !VALUES_LOCAL
+  barrier(CLK_LOCAL_MEM_FENCE);
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = value[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  RADIX_UNROLL
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint i = lid + j * RADIX_WG;
+    if (i < valid) values_out[destination[j]] = m.keys[SW(i)];
+  }
+#endif
+}
+#endif  // RANK_MATCH

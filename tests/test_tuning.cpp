@@ -1,0 +1,140 @@
+// The primitives' tuning as data: the table's rows per kind of device, the configs' checks, and
+// sorts and scans under configs other than the table's (the shapes the lab tries).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "framework/clf.hpp"
+#include "framework/primitives/scan.hpp"
+#include "framework/primitives/sort.hpp"
+#include "framework/primitives/tuning.hpp"
+
+namespace {
+
+using clf::primitives::DeviceClass;
+using clf::primitives::SortConfig;
+using clf::primitives::SortRanking;
+using clf::primitives::TileShape;
+
+clf::DeviceInfo device(clf::DeviceType type, const std::string& vendor) {
+  clf::DeviceInfo info;
+  info.type = type;
+  info.vendor = vendor;
+  info.name = vendor + " device";
+  return info;
+}
+
+template <typename Call>
+void expect_error(Call call, const std::string& word) {
+  try {
+    call();
+    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << word << "')";
+  } catch (const clf::Error& error) {
+    EXPECT_NE(std::string(error.what()).find(word), std::string::npos) << error.what();
+  }
+}
+
+std::vector<cl_uint> random_keys(std::size_t n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::vector<cl_uint> keys(n);
+  for (cl_uint& key : keys) key = static_cast<cl_uint>(random());
+  return keys;
+}
+
+TEST(Tuning, OneRowPerKindOfDevice) {
+  const clf::DeviceInfo nvidia = device(clf::DeviceType::gpu, "NVIDIA Corporation");
+  const clf::DeviceInfo amd = device(clf::DeviceType::gpu, "Advanced Micro Devices, Inc.");
+  const clf::DeviceInfo cpu = device(clf::DeviceType::cpu, "AuthenticAMD");
+  const clf::DeviceInfo accelerator = device(clf::DeviceType::accelerator, "Someone");
+  EXPECT_EQ(clf::primitives::device_class(nvidia), DeviceClass::nvidia_gpu);
+  EXPECT_EQ(clf::primitives::device_class(amd), DeviceClass::other_gpu);
+  EXPECT_EQ(clf::primitives::device_class(cpu), DeviceClass::cpu);
+  EXPECT_EQ(clf::primitives::device_class(accelerator), DeviceClass::other);
+
+  const SortConfig& gpu_sort = clf::primitives::tuning_for(nvidia).sort;
+  EXPECT_EQ(gpu_sort.ranking, SortRanking::warp_match);
+  EXPECT_EQ(gpu_sort.work_group, 256U);
+  EXPECT_EQ(gpu_sort.items[0], 28U);
+  EXPECT_EQ(gpu_sort.items_with_values[0], 20U);
+  EXPECT_TRUE(gpu_sort.unroll);
+  EXPECT_EQ(clf::primitives::tuning_for(amd).sort.ranking, SortRanking::split);
+  const SortConfig& cpu_sort = clf::primitives::tuning_for(cpu).sort;
+  EXPECT_EQ(cpu_sort.work_group, 64U);
+  EXPECT_EQ(cpu_sort.items[2], 16U);
+  EXPECT_FALSE(cpu_sort.unroll);
+  EXPECT_FALSE(cpu_sort.program_per_key_kind);
+
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).matmul.tiling.to_string(), "64x128x16/8x8");
+  EXPECT_EQ(clf::primitives::tuning_for(cpu).matmul.tiling.to_string(), "32x64x8/4x8");
+  EXPECT_EQ(clf::primitives::tuning_for(accelerator).matmul.tiling.to_string(), "64x64x16/4x4");
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.tile.to_string(), "128x32");
+  EXPECT_EQ(clf::primitives::tuning_for(cpu).compact.tile.to_string(), "256x16");
+}
+
+TEST(Tuning, ConfigsSayWhatIsWrong) {
+  SortConfig sort;
+  sort.work_group = 48;
+  expect_error([&] { sort.check(); }, "multiple of 32");
+  sort = SortConfig{};
+  sort.items_with_values[1] = 4;
+  expect_error([&] { sort.check(); }, "at least 8 items");
+  clf::primitives::ScanConfig scan;
+  scan.tile = TileShape{128, 12};
+  expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
+  expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
+  EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
+}
+
+// The radix sort under shapes and rankings other than the table's: small tiles, warp ranking
+// (emulated off NVIDIA) with and without early counts.
+TEST(Tuning, SortUnderOtherConfigs) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 32;
+  config.items = {8, 12, 8};
+  config.items_with_values = {8, 8, 8};
+  config.unroll = false;
+  for (const bool early : {true, false}) {
+    config.early_counts = config.early_counts_with_values = early;
+    for (const char* variant : {"radix-tiles", "radix-match"}) {
+      clf::primitives::Sorter sorter(runtime, variant, config);
+      const std::vector<cl_uint> keys = random_keys(5000, early ? 1 : 2);
+      std::vector<cl_uint> expected = keys;
+      std::stable_sort(expected.begin(), expected.end());
+      clf::DeviceBuffer<cl_uint> device_keys(runtime, keys.size());
+      clf::DeviceBuffer<cl_uint> device_values(runtime, keys.size());
+      std::vector<cl_uint> values(keys.size());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<cl_uint>(i);
+      device_keys.write(keys);
+      device_values.write(values);
+      sorter.sort(device_keys, device_values);
+      const std::vector<cl_uint> sorted = device_keys.read();
+      const std::vector<cl_uint> permutation = device_values.read();
+      EXPECT_EQ(sorted, expected) << variant << " early=" << early;
+      for (std::size_t i = 0; i < permutation.size(); ++i) {
+        ASSERT_EQ(keys[permutation[i]], sorted[i]) << variant << " early=" << early << " i=" << i;
+        if (i > 0 && sorted[i] == sorted[i - 1]) ASSERT_LT(permutation[i - 1], permutation[i]);
+      }
+    }
+  }
+}
+
+TEST(Tuning, ScanUnderAnotherTile) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  clf::primitives::ScanConfig config = clf::primitives::tuning_for(runtime.device()).scan;
+  config.tile = TileShape{64, 8};
+  clf::primitives::Scan<std::int32_t> scan(runtime, "reduce-then-scan", config);
+  std::vector<std::int32_t> input(100003);
+  for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::int32_t>(i % 7) - 3;
+  const std::vector<std::int32_t> result = scan.run(input, clf::primitives::ScanType::inclusive);
+  std::int32_t sum = 0;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    sum += input[i];
+    ASSERT_EQ(result[i], sum) << "i=" << i;
+  }
+}
+
+}  // namespace
