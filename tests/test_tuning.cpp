@@ -116,7 +116,9 @@ TEST(Tuning, SortUnderOtherConfigs) {
       EXPECT_EQ(sorted, expected) << variant << " early=" << early;
       for (std::size_t i = 0; i < permutation.size(); ++i) {
         ASSERT_EQ(keys[permutation[i]], sorted[i]) << variant << " early=" << early << " i=" << i;
-        if (i > 0 && sorted[i] == sorted[i - 1]) ASSERT_LT(permutation[i - 1], permutation[i]);
+        if (i > 0 && sorted[i] == sorted[i - 1]) {
+          ASSERT_LT(permutation[i - 1], permutation[i]);
+        }
       }
     }
   }
