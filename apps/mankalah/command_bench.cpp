@@ -1,5 +1,5 @@
 // cl-mankalah bench: full-width minimax from the start position, sequential against the
-// layered search on a CPU and a GPU OpenCL device (the table of Kloosterman's thesis, see
+// layered search on a CPU and a GPU OpenCL device (the table of Kloosterman's senior project,
 // docs/mankalah.md), the depth every engine reaches in a time budget, the pre/seq division of a
 // depth, and the mean depth alphabeta and hybrid reach over a suite of positions.
 #include <algorithm>
@@ -24,8 +24,8 @@ std::unique_ptr<Engine> warmed_up_engine(const std::string& name, const BenchOpt
   EngineOptions engine_options;
   engine_options.runtime = options.runtime;
   if (name == "hybrid") {
-    engine_options.par = options.hybrid_par;
-    engine_options.split = options.hybrid_split;
+    engine_options.hybrid_device_plies = options.hybrid_device_plies;
+    engine_options.hybrid_split_plies = options.hybrid_split_plies;
   }
   std::unique_ptr<Engine> engine = make_engine(name, engine_options);
   SearchLimits warm;

@@ -10,10 +10,11 @@ namespace mankalah {
 EngineOptions EngineChoice::options() const {
   EngineOptions engine_options;
   engine_options.runtime = runtime;
-  engine_options.pre = pre;
-  engine_options.seq = seq;
-  engine_options.par = par;
-  engine_options.split = split;
+  engine_options.layered_pre = pre;
+  engine_options.layered_seq = seq;
+  engine_options.layered_par = par;
+  engine_options.hybrid_device_plies = par;
+  engine_options.hybrid_split_plies = split;
   return engine_options;
 }
 

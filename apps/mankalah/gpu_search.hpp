@@ -1,6 +1,6 @@
 // GPU searches: the three-stage layered minimax (CPU levels on top, a CPU-built frontier, one
 // work-group per frontier position evaluating the bottom plies in local memory; after
-// Kloosterman's thesis, docs/mankalah.md) and GPU perft in layered_search.cpp, the subtree
+// Kloosterman's senior project, docs/mankalah.md) and GPU perft in layered_search.cpp, the subtree
 // search (one work-item per position) in subtree_search.cpp, and the hybrid engine (alpha-beta
 // on the CPU, exact GPU subtree values at its horizon) in hybrid_engine.cpp.
 #pragma once
