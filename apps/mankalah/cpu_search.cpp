@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "minimax_core.hpp"
+#include "position_table.hpp"
 
 namespace mankalah {
 
@@ -195,13 +195,10 @@ AlphaBeta::Entry* AlphaBeta::probe(const KalahBoard& board, std::uint64_t* key0,
                                    std::uint64_t* key1) {
   KalahBoard keyed = board;
   keyed.mark = 0;
-  std::memcpy(key0, &keyed, 8);
-  std::memcpy(key1, reinterpret_cast<const char*>(&keyed) + 8, 8);
-  std::uint64_t h = *key0 * 0x9E3779B97F4A7C15ull ^ (*key1 + 0x632BE59BD9B4E019ull);
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return &table_[h & (table_.size() - 1)];
+  const PositionKey key = position_key(keyed);
+  *key0 = key.key0;
+  *key1 = key.key1;
+  return &table_[position_hash(key) & (table_.size() - 1)];
 }
 
 int AlphaBeta::order_moves(const KalahBoard& board, int tt_move, int* moves) const {
