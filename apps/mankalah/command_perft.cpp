@@ -27,8 +27,7 @@ int run_perft(const PerftOptions& options, std::ostream& out, std::ostream& err)
     const auto start = std::chrono::steady_clock::now();
     const std::uint64_t leaves =
         gpu ? gpu->perft(board, options.depth) : perft(board, options.depth);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = seconds_since(start);
     out << "perft " << options.depth << " (" << options.engine << "): " << leaves << " leaves in "
         << std::fixed << std::setprecision(3) << seconds * 1000 << " ms, " << std::setprecision(1)
         << leaves / std::max(seconds, 1e-9) / 1e6 << " M leaves/s\n";
