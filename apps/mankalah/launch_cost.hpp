@@ -4,9 +4,12 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "engine.hpp"
+#include "framework/clf.hpp"
 
 namespace mankalah {
 
@@ -33,6 +36,30 @@ struct LaunchCost {
 bool launch_in_chunks(std::size_t total, StopClock* clock, LaunchCost* cost,
                       std::size_t first_chunk,
                       const std::function<void(std::size_t, std::size_t)>& launch);
+
+// Values of `boards` from a kernel that writes a value and a count (leaves, positions) per
+// position, launched in chunks as launch_in_chunks does: `enqueue(positions, count, values,
+// counts)` launches it over one chunk. `counts_total` gets the sum of the counts.
+template <typename Enqueue>
+bool evaluate_in_chunks(clf::Runtime& runtime, const std::vector<KalahBoard>& boards,
+                        StopClock* clock, LaunchCost* cost, std::size_t first_chunk,
+                        std::vector<int>* values, std::uint64_t* counts_total, Enqueue&& enqueue) {
+  values->assign(boards.size(), 0);
+  return launch_in_chunks(
+      boards.size(), clock, cost, first_chunk, [&](std::size_t offset, std::size_t chunk) {
+        std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
+        clf::Buffer<KalahBoard> positions(runtime, part);
+        clf::Buffer<cl_int> part_values(runtime, chunk);
+        clf::Buffer<cl_uint> part_counts(runtime, chunk);
+        enqueue(positions, chunk, part_values, part_counts);
+        const std::vector<cl_int>& got = part_values.host();
+        const std::vector<cl_uint>& got_counts = part_counts.host();
+        for (std::size_t i = 0; i < chunk; ++i) {
+          (*values)[offset + i] = got[i];
+          *counts_total += got_counts[i];
+        }
+      });
+}
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -83,22 +83,13 @@ bool LayeredSearch::evaluate(const std::vector<KalahBoard>& boards, int plies,
   }
   const std::size_t group = group_size(plies);
   const std::size_t inner = inner_nodes(plies);
-  return launch_in_chunks(
-      boards.size(), clock, &cost_[plies], kFirstLayeredChunk,
-      [&](std::size_t offset, std::size_t chunk) {
-        std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
-        clf::Buffer<KalahBoard> frontier(runtime_, part);
-        clf::Buffer<cl_int> part_values(runtime_, chunk);
-        clf::Buffer<cl_uint> part_leaves(runtime_, chunk);
+  return evaluate_in_chunks(
+      runtime_, boards, clock, &cost_[plies], kFirstLayeredChunk, values, leaves,
+      [&](clf::Buffer<KalahBoard>& frontier, std::size_t chunk, clf::Buffer<cl_int>& part_values,
+          clf::Buffer<cl_uint>& part_leaves) {
         kernel_(clf::Range::linear(chunk * group, group), frontier, cl_uint(chunk), cl_uint(plies),
                 clf::write_only(part_values), clf::write_only(part_leaves),
                 clf::Local<KalahBoard>{inner}, clf::Local<cl_int>{inner}, clf::Local<cl_uint>{1});
-        const std::vector<cl_int>& got = part_values.host();
-        const std::vector<cl_uint>& got_leaves = part_leaves.host();
-        for (std::size_t i = 0; i < chunk; ++i) {
-          (*values)[offset + i] = got[i];
-          *leaves += got_leaves[i];
-        }
       });
 }
 

@@ -80,24 +80,14 @@ bool SubtreeSearch::evaluate_split(const std::vector<KalahBoard>& boards, int pl
 bool SubtreeSearch::evaluate_on_device(const std::vector<KalahBoard>& boards, int plies,
                                        std::vector<int>* values, std::uint64_t* nodes,
                                        StopClock* clock) {
-  values->assign(boards.size(), 0);
   const std::size_t group =
       std::min<std::size_t>(64, std::max<std::size_t>(1, kernel_.max_work_group_size()));
-  return launch_in_chunks(
-      boards.size(), clock, &cost_[plies], kFirstSubtreeChunk,
-      [&](std::size_t offset, std::size_t chunk) {
-        std::vector<KalahBoard> part(boards.begin() + offset, boards.begin() + offset + chunk);
-        clf::Buffer<KalahBoard> positions(runtime_, part);
-        clf::Buffer<cl_int> part_values(runtime_, chunk);
-        clf::Buffer<cl_uint> part_nodes(runtime_, chunk);
+  return evaluate_in_chunks(
+      runtime_, boards, clock, &cost_[plies], kFirstSubtreeChunk, values, nodes,
+      [&](clf::Buffer<KalahBoard>& positions, std::size_t chunk, clf::Buffer<cl_int>& part_values,
+          clf::Buffer<cl_uint>& part_nodes) {
         kernel_(clf::Range::linear(chunk, group), positions, cl_uint(chunk), cl_uint(plies),
                 clf::write_only(part_values), clf::write_only(part_nodes));
-        const std::vector<cl_int>& got = part_values.host();
-        const std::vector<cl_uint>& got_nodes = part_nodes.host();
-        for (std::size_t i = 0; i < chunk; ++i) {
-          (*values)[offset + i] = got[i];
-          *nodes += got_nodes[i];
-        }
       });
 }
 
