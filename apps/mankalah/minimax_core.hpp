@@ -30,10 +30,7 @@ class BestValue {
   int value_;
 };
 
-// Searches the children of a non-terminal `board` in index order with `child_value(child
-// board)`, and returns the best of their values. `on_better(child)` is called for each child
-// that becomes the best (the last call names the chosen move); once `stopped()` is true after a
-// child, the loop ends and returns 0 (an aborted search's value is never used).
+// The defaults of best_over_children: no move wanted, never stopped.
 struct NoBestMove {
   void operator()(const Child&) const {}
 };
@@ -41,6 +38,10 @@ struct NeverStopped {
   bool operator()() const { return false; }
 };
 
+// Searches the children of a non-terminal `board` in index order with `child_value(child
+// board)`, and returns the best of their values. `on_better(child)` is called for each child
+// that becomes the best (the last call names the chosen move); once `stopped()` is true after a
+// child, the loop ends and returns 0 (an aborted search's value is never used).
 template <typename ChildValue, typename OnBetter = NoBestMove, typename Stopped = NeverStopped>
 int best_over_children(const KalahBoard& board, ChildValue&& child_value, OnBetter&& on_better = {},
                        Stopped&& stopped = {}) {
