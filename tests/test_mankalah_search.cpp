@@ -1,5 +1,6 @@
-// Every engine against the sequential minimax reference: perft on the device, the seed's fuzz
-// test of the layered GPU search, the mirror symmetry, alpha-beta and hybrid values, time limits.
+// Every engine against the sequential minimax reference: perft on the device, the fuzz test of
+// the layered GPU search (as in Kloosterman's senior project), the mirror symmetry, alpha-beta and
+// hybrid values, time limits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -67,7 +68,7 @@ TEST(MankalahSearch, MinimaxScoresFinishedGamesExactly) {
   EXPECT_EQ(layered().search_depth(board, 3, {}, nullptr).value, 8000);
 }
 
-// The seed's fuzz test: the layered search equals minimax, value and move, over random
+// The layered search equals minimax, value and move, over random
 // positions, depths and splits.
 TEST(MankalahSearch, LayeredEqualsMinimaxFuzz) {
   std::mt19937 rng(2013);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
+
+#include "minimax_core.hpp"
+#include "position_table.hpp"
 
 namespace mankalah {
 
@@ -70,19 +72,17 @@ struct MinimaxSearcher {
     }
     if (kalah_is_over(&board)) return kalah_final_value(&board);
     if (depth == 0) return kalah_heuristic(&board);
-    const bool maximizing = board.to_move == KALAH_TOP;
-    int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
+    BestValue best(board.to_move);
     for (const Child& child : children_of(board)) {
       const int value = run(child.board, depth - 1, ply + 1);
       if (aborted) return 0;
-      if (maximizing ? value > best : value < best) {
-        best = value;
+      if (best.offer(value)) {
         pv[ply][ply] = child.pit;
         for (int i = ply + 1; i < pv_length[ply + 1]; ++i) pv[ply][i] = pv[ply + 1][i];
         pv_length[ply] = std::max(pv_length[ply + 1], ply + 1);
       }
     }
-    return best;
+    return best.value();
   }
 };
 
@@ -195,13 +195,10 @@ AlphaBeta::Entry* AlphaBeta::probe(const KalahBoard& board, std::uint64_t* key0,
                                    std::uint64_t* key1) {
   KalahBoard keyed = board;
   keyed.mark = 0;
-  std::memcpy(key0, &keyed, 8);
-  std::memcpy(key1, reinterpret_cast<const char*>(&keyed) + 8, 8);
-  std::uint64_t h = *key0 * 0x9E3779B97F4A7C15ull ^ (*key1 + 0x632BE59BD9B4E019ull);
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return &table_[h & (table_.size() - 1)];
+  const PositionKey key = position_key(keyed);
+  *key0 = key.key0;
+  *key1 = key.key1;
+  return &table_[position_hash(key) & (table_.size() - 1)];
 }
 
 int AlphaBeta::order_moves(const KalahBoard& board, int tt_move, int* moves) const {
@@ -241,17 +238,17 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
     tt_move = entry->move;
     // Only values of the same remaining depth: deeper ones would differ from fixed-depth minimax.
     if (ply > 0 && entry->generation == generation_ && entry->depth == depth) {
-      if (entry->bound == 1) return entry->value;
-      if (entry->bound == 2 && entry->value >= beta) return entry->value;
-      if (entry->bound == 3 && entry->value <= alpha) return entry->value;
+      if (entry->bound == Bound::exact) return entry->value;
+      if (entry->bound == Bound::lower && entry->value >= beta) return entry->value;
+      if (entry->bound == Bound::upper && entry->value <= alpha) return entry->value;
     }
   }
   int moves[KALAH_PITS];
   const int count = order_moves(board, tt_move, moves);
-  const bool maximizing = board.to_move == KALAH_TOP;
+  BestValue best(board.to_move);
+  const bool maximizing = best.maximizing();
   const int alpha_in = alpha, beta_in = beta;
   const std::uint64_t provisional_before = provisional_leaves_;
-  int best = maximizing ? -KALAH_INFINITY : KALAH_INFINITY;
   int best_move = -1;
   for (int i = 0; i < count; ++i) {
     const int pit = moves[i];
@@ -273,34 +270,31 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
                      admit_tie && !maximizing ? beta + 1 : beta, ply + 1);
     }
     if (aborted_) return 0;
-    const bool better = maximizing ? (value > best || (admit_tie && value == best))
-                                   : (value < best || (admit_tie && value == best));
-    if (better) {
-      best = value;
+    if (best.offer(value, admit_tie)) {
       best_move = pit;
       pv_[ply][ply] = pit;
       for (int j = ply + 1; j < pv_length_[ply + 1]; ++j) pv_[ply][j] = pv_[ply + 1][j];
       pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
     }
     if (maximizing) {
-      alpha = std::max(alpha, best);
+      alpha = std::max(alpha, best.value());
     } else {
-      beta = std::min(beta, best);
+      beta = std::min(beta, best.value());
     }
     if (alpha >= beta) break;
   }
   entry->key0 = key0;
   entry->key1 = key1;
-  entry->value = best;
+  entry->value = best.value();
   entry->generation = generation_;
   entry->depth = static_cast<std::int8_t>(depth);
-  // bound 0: the move only (a provisional leaf below makes the value a guess).
-  entry->bound = provisional_leaves_ != provisional_before ? 0
-                 : best <= alpha_in                        ? 3
-                 : best >= beta_in                         ? 2
-                                                           : 1;
+  // A provisional leaf below makes the value a guess: only the move is kept.
+  entry->bound = provisional_leaves_ != provisional_before ? Bound::move_only
+                 : best.value() <= alpha_in                ? Bound::upper
+                 : best.value() >= beta_in                 ? Bound::lower
+                                                           : Bound::exact;
   entry->move = static_cast<std::int8_t>(best_move);
-  return best;
+  return best.value();
 }
 
 MinimaxOutcome AlphaBeta::search_depth(const KalahBoard& board, int depth, StopClock* clock) {

@@ -62,12 +62,19 @@ class AlphaBeta {
   MinimaxOutcome search_depth(const KalahBoard& board, int depth, StopClock* clock);
 
  private:
+  // What a stored value says about the position's true value at the stored depth.
+  enum class Bound : std::uint8_t {
+    move_only,  // nothing: the value came from provisional leaves; the move still orders
+    exact,      // it is the value
+    lower,      // the value is at least this (the search failed high)
+    upper,      // the value is at most this (the search failed low)
+  };
   struct Entry {
     std::uint64_t key0 = 0, key1 = 0;
     std::int32_t value = 0;
     std::uint16_t generation = 0;
     std::int8_t depth = -1;
-    std::uint8_t bound = 0;  // 0 none (move only), 1 exact, 2 lower, 3 upper
+    Bound bound = Bound::move_only;
     std::int8_t move = -1;
   };
   int search(const KalahBoard& board, int depth, int alpha, int beta, int ply);

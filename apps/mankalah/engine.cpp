@@ -21,11 +21,13 @@ std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions
     if (!options.runtime)
       throw std::invalid_argument("engine '" + name + "' needs an OpenCL device");
     if (name == "hybrid") {
-      return std::make_unique<HybridEngine>(options.runtime(), options.tt_megabytes, options.par,
-                                            options.split);
+      return std::make_unique<HybridEngine>(options.runtime(), options.tt_megabytes,
+                                            options.hybrid_device_plies,
+                                            options.hybrid_split_plies);
     }
-    return std::make_unique<GpuLayeredEngine>(options.runtime(),
-                                              LayerSplit{options.pre, options.seq, options.par});
+    return std::make_unique<GpuLayeredEngine>(
+        options.runtime(),
+        LayerSplit{options.layered_pre, options.layered_seq, options.layered_par});
   }
   std::string known;
   for (const std::string& n : engine_names()) known += (known.empty() ? "" : ", ") + n;

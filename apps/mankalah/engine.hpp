@@ -1,5 +1,5 @@
 // The engines' common interface: a search from a position under a depth and/or time limit that
-// a caller (the terminal game, a future GUI thread) can cancel.
+// a caller (the terminal game, the window's search thread) can cancel.
 #pragma once
 
 #include <atomic>
@@ -76,10 +76,14 @@ class StopClock {
 // the GPU search is split.
 struct EngineOptions {
   std::function<clf::Runtime&()> runtime;
-  int pre = -1;  // --pre, --seq, --par of gpu-layered; -1: chosen from the device and depth
-  int seq = -1;
-  int par = -1;
-  int split = -1;                 // --split of hybrid; -1: chosen from the device
+  // gpu-layered's LayerSplit (--pre, --seq, --par); -1: chosen from the device and depth.
+  int layered_pre = -1;
+  int layered_seq = -1;
+  int layered_par = -1;
+  // hybrid: the plies each horizon position is searched on the device (--par), and the top
+  // plies of those searches played out on the host (--split); -1: chosen from the device.
+  int hybrid_device_plies = -1;
+  int hybrid_split_plies = -1;
   std::size_t tt_megabytes = 64;  // alphabeta/hybrid transposition table
 };
 

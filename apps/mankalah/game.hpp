@@ -1,5 +1,5 @@
 // A game with undo, and the text forms of boards and moves that the terminal game, the
-// commands and a future GUI share.
+// commands and the window share.
 #pragma once
 
 #include <optional>

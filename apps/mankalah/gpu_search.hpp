@@ -1,6 +1,8 @@
-// GPU searches: the seed's three-stage layered minimax (CPU levels on top, a CPU-built frontier,
-// one work-group per frontier position evaluating the bottom plies in local memory), GPU perft,
-// and the hybrid engine (alpha-beta on the CPU, exact GPU subtree values at its horizon).
+// GPU searches: the three-stage layered minimax (CPU levels on top, a CPU-built frontier, one
+// work-group per frontier position evaluating the bottom plies in local memory; after
+// Kloosterman's senior project, docs/mankalah.md) and GPU perft in layered_search.cpp, the subtree
+// search (one work-item per position) in subtree_search.cpp, and the hybrid engine (alpha-beta
+// on the CPU, exact GPU subtree values at its horizon) in hybrid_engine.cpp.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 
 #include "cpu_search.hpp"
 #include "framework/clf.hpp"
+#include "launch_cost.hpp"
 #include "position_table.hpp"
 
 namespace mankalah {
@@ -19,21 +22,6 @@ struct LayerSplit {
   int pre = -1;
   int seq = -1;
   int par = -1;
-};
-
-// What a launch of n positions costs: a fixed part (launch, transfers and, on a GPU, the
-// longest single search of the batch) and a part per position, both measured.
-struct LaunchCost {
-  double fixed_s = 0;     // the quickest launch seen
-  double per_item_s = 0;  // from launches large enough to show it
-  // Whether a small launch may give a first guess of per_item_s (its whole time divided among
-  // its positions): right where every position is thousands of leaves (the layered search),
-  // wrong where a small batch is nearly all fixed cost (the subtree search on a GPU).
-  bool guess_from_small = false;
-  bool measured() const { return fixed_s > 0; }
-  double predict(std::size_t items) const { return fixed_s + per_item_s * items; }
-  std::size_t items_within(double seconds) const;
-  void record(std::size_t items, double seconds);
 };
 
 class LayeredSearch {

@@ -1,5 +1,5 @@
 // cl-mankalah: play Kalah in the terminal, analyze positions, perft, engine matches and the
-// seed's layered-minimax benchmark. The subcommands live in commands.cpp (mankalah_core). With
+// layered-minimax benchmark. Each subcommand lives in its command_<name>.cpp (mankalah_core). With
 // a display and GTK4, no subcommand (or `gui`) opens the window (gui.cpp, mankalah_gui).
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -48,18 +48,7 @@ std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
   return nullptr;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  CLI::App app{"Mankalah (Kalah, 6 pits, 4 stones) against CPU and GPU minimax engines."};
-  app.require_subcommand(0, 1);
-  clf::DeviceOptions device_options;
-  device_options.add_to(app);
-  LazyRuntime lazy{&device_options, nullptr};
-  auto runtime = [&lazy]() -> clf::Runtime& { return lazy.get(); };
-
-  mankalah::PlayOptions play;
-  play.ai.runtime = runtime;
+CLI::App* add_play_command(CLI::App& app, mankalah::PlayOptions& play) {
   CLI::App* play_command = app.add_subcommand("play", "play in the terminal");
   add_engine_options(*play_command, play.ai);
   play_command->add_option("--first", play.first, "who moves first: human|ai")
@@ -69,25 +58,29 @@ int main(int argc, char** argv) try {
                          "read moves from stdin without prompts, write JSON lines");
   play_command->add_flag("--selfplay", play.selfplay, "the engine plays both sides");
   play_command->add_option("--log", play.log_path, "JSON-lines log file");
+  return play_command;
+}
 
-  mankalah::AnalyzeOptions analyze;
-  analyze.ai.runtime = runtime;
+CLI::App* add_analyze_command(CLI::App& app, mankalah::AnalyzeOptions& analyze) {
   CLI::App* analyze_command = app.add_subcommand("analyze", "search one position, print JSON");
   add_engine_options(*analyze_command, analyze.ai);
   analyze_command->add_option("--board", analyze.board, "\"c0,...,c13\" (default: the start)");
   analyze_command->add_option("--to-move", analyze.to_move, "top|bottom")->capture_default_str();
+  return analyze_command;
+}
 
-  mankalah::PerftOptions perft;
-  perft.runtime = runtime;
+CLI::App* add_perft_command(CLI::App& app, mankalah::PerftOptions& perft) {
   CLI::App* perft_command = app.add_subcommand("perft", "count the leaves of the full-width tree");
   perft_command->add_option("--depth", perft.depth, "plies")->capture_default_str();
   perft_command->add_option("--engine", perft.engine, "cpu|gpu")->capture_default_str();
   perft_command->add_option("--board", perft.board, "\"c0,...,c13\" (default: the start)");
   perft_command->add_option("--to-move", perft.to_move, "top|bottom")->capture_default_str();
+  return perft_command;
+}
 
-  mankalah::MatchOptions match;
-  match.a.runtime = match.b.runtime = runtime;
-  int match_time_ms = 100, match_depth = 0;
+// --time-ms and --depth are one setting for both engines: main copies them in after parsing.
+CLI::App* add_match_command(CLI::App& app, mankalah::MatchOptions& match, int& match_time_ms,
+                            int& match_depth) {
   CLI::App* match_command = app.add_subcommand("match", "engine A against engine B");
   match_command->add_option("--a", match.a.engine, "engine A")->required();
   match_command->add_option("--b", match.b.engine, "engine B")->required();
@@ -101,11 +94,12 @@ int main(int argc, char** argv) try {
       ->capture_default_str();
   match_command->add_option("--jobs", match.jobs, "games played at once (threads)")
       ->capture_default_str();
+  return match_command;
+}
 
-  mankalah::BenchOptions bench;
-  bench.runtime = runtime;
-  std::unique_ptr<clf::Runtime> bench_cpu, bench_gpu;
-  CLI::App* bench_command = app.add_subcommand("bench", "the seed's table and depth in 1 s");
+CLI::App* add_bench_command(CLI::App& app, mankalah::BenchOptions& bench) {
+  CLI::App* bench_command =
+      app.add_subcommand("bench", "the layered-minimax table and depth in 1 s");
   bench_command->add_option("--min-depth", bench.min_depth)->capture_default_str();
   bench_command->add_option("--max-depth", bench.max_depth)->capture_default_str();
   bench_command
@@ -116,11 +110,42 @@ int main(int argc, char** argv) try {
       ->capture_default_str();
   bench_command->add_option("--split-depth", bench.split_depth,
                             "also time every pre/seq division of this depth");
-  bench_command->add_option("--par", bench.hybrid_par, "hybrid: device plies (default: auto)");
-  bench_command->add_option("--split", bench.hybrid_split,
+  bench_command->add_option("--par", bench.hybrid_device_plies,
+                            "hybrid: device plies (default: auto)");
+  bench_command->add_option("--split", bench.hybrid_split_plies,
                             "hybrid: host-split plies (default: auto)");
   bench_command->add_option("--suite", bench.suite,
                             "also the mean depth of alphabeta and hybrid over N positions");
+  return bench_command;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  CLI::App app{"Mankalah (Kalah, 6 pits, 4 stones) against CPU and GPU minimax engines."};
+  app.require_subcommand(0, 1);
+  clf::DeviceOptions device_options;
+  device_options.add_to(app);
+  LazyRuntime lazy{&device_options, nullptr};
+  auto runtime = [&lazy]() -> clf::Runtime& { return lazy.get(); };
+
+  mankalah::PlayOptions play;
+  play.ai.runtime = runtime;
+  CLI::App* play_command = add_play_command(app, play);
+  mankalah::AnalyzeOptions analyze;
+  analyze.ai.runtime = runtime;
+  CLI::App* analyze_command = add_analyze_command(app, analyze);
+  mankalah::PerftOptions perft;
+  perft.runtime = runtime;
+  CLI::App* perft_command = add_perft_command(app, perft);
+  mankalah::MatchOptions match;
+  match.a.runtime = match.b.runtime = runtime;
+  int match_time_ms = 100, match_depth = 0;
+  CLI::App* match_command = add_match_command(app, match, match_time_ms, match_depth);
+  mankalah::BenchOptions bench;
+  bench.runtime = runtime;
+  std::unique_ptr<clf::Runtime> bench_cpu, bench_gpu;
+  CLI::App* bench_command = add_bench_command(app, bench);
 
 #if CLF_MANKALAH_GUI
   mankalah::GuiOptions gui;

@@ -13,6 +13,28 @@
 
 namespace mankalah {
 
+// A position's 16 bytes as two words, and their hash: the keys of this table and of
+// alpha-beta's transposition table.
+struct PositionKey {
+  std::uint64_t key0, key1;
+};
+
+inline PositionKey position_key(const KalahBoard& board) {
+  static_assert(sizeof(KalahBoard) == 16, "a position key is the board's 16 bytes");
+  PositionKey key;
+  std::memcpy(&key.key0, &board, 8);
+  std::memcpy(&key.key1, reinterpret_cast<const char*>(&board) + 8, 8);
+  return key;
+}
+
+inline std::uint64_t position_hash(const PositionKey& key) {
+  std::uint64_t h = key.key0 * 0x9E3779B97F4A7C15ull ^ (key.key1 + 0x632BE59BD9B4E019ull);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 32;
+  return h;
+}
+
 class PositionTable {
  public:
   // Room for `capacity` entries before the table is full (at half its slots). The slots grow
@@ -87,18 +109,11 @@ class PositionTable {
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
   static Slot key_of(const KalahBoard& board) {
-    static_assert(sizeof(KalahBoard) == 16, "a position key is the board's 16 bytes");
-    Slot key{};
-    std::memcpy(&key.key0, &board, 8);
-    std::memcpy(&key.key1, reinterpret_cast<const char*>(&board) + 8, 8);
-    return key;
+    const PositionKey key = position_key(board);
+    return Slot{key.key0, key.key1, 0};
   }
   std::size_t index_of(const Slot& key) const {
-    std::uint64_t h = key.key0 * 0x9E3779B97F4A7C15ull ^ (key.key1 + 0x632BE59BD9B4E019ull);
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    return h & (slots_.size() - 1);
+    return position_hash(PositionKey{key.key0, key.key1}) & (slots_.size() - 1);
   }
 
   std::vector<Slot> slots_;

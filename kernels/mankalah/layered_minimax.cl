@@ -1,6 +1,7 @@
-// The seed's layered search, bottom stage: one work-group per frontier position evaluates the
-// full-width minimax tree of its last `plies` plies in local memory and writes the value (TOP is
-// MAX, finished games exact, the heuristic at the depth limit) and the number of leaves.
+// The layered search (after Kloosterman's senior project, docs/mankalah.md), bottom stage: one
+// work-group per frontier position evaluates the full-width minimax tree of its last `plies`
+// plies in local memory and writes the value (TOP is MAX, finished games exact, the heuristic at
+// the depth limit) and the number of leaves.
 //
 // The tree is stored level by level: node n's children are 6n+1 .. 6n+6 (child i plays the
 // mover's i-th pit), so level l starts at (6^l - 1) / 5. Only the levels above the leaves are

@@ -1,0 +1,18 @@
+// Helpers more than one cl-mankalah command uses.
+#pragma once
+
+#include <random>
+#include <string>
+
+#include "shared/kalah.h"
+
+namespace mankalah {
+
+// The start position with `to_move` to move when `board` is empty, else `board` parsed
+// (throws std::invalid_argument as parse_board does).
+KalahBoard start_or_parse(const std::string& board, int to_move);
+
+// `board` after up to `plies` random legal moves drawn from `rng` (fewer if the game ends).
+KalahBoard play_random_plies(KalahBoard board, int plies, std::mt19937& rng);
+
+}  // namespace mankalah
