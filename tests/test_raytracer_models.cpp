@@ -397,6 +397,31 @@ TEST(RaytracerModels, ErrorsNameTheFileAndTheProblem) {
                            ": face 2: vertex index 7 is out of range (the file has 3)");
 }
 
+// The written triangle with `from` replaced by `to` in its JSON.
+std::string broken_gltf_error(const std::string& name, const std::string& from,
+                              const std::string& to) {
+  const std::filesystem::path dir = scratch_directory(name);
+  write_triangle_gltf(dir);
+  std::string json = written_gltf();
+  const std::size_t at = json.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) json.replace(at, from.size(), to);
+  write_file(dir / "triangle.gltf", json);
+  return load_error((dir / "triangle.gltf").string());
+}
+
+TEST(RaytracerModels, BrokenAccessorsAreRefused) {
+  EXPECT_NE(broken_gltf_error("vec2", R"("type": "VEC3")", R"("type": "VEC2")")
+                .find("mesh 'triangle', primitive 0, POSITION: accessor 0 has 2 components per "
+                      "element, not 3"),
+            std::string::npos);
+  EXPECT_NE(broken_gltf_error("count", R"("count": 3)", R"("count": 4)").find("triangle.gltf: "),
+            std::string::npos);
+  EXPECT_NE(broken_gltf_error("node", R"("children": [1])", R"("children": [7])")
+                .find("node 7 does not exist"),
+            std::string::npos);
+}
+
 TEST(RaytracerModels, BrokenTestModelsAreRefused) {
   const struct {
     const char* file;

@@ -5,11 +5,11 @@
 #include <tiny_gltf.h>
 
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
 
+#include "apps/raytracer/model/gltf_accessor.hpp"
 #include "apps/raytracer/model/loader_support.hpp"
 #include "apps/raytracer/model/model.hpp"
 #include "apps/raytracer/model/texture.hpp"
@@ -26,92 +26,6 @@ std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
-
-// The bytes of an accessor's element `i`, checked against its buffer.
-class AccessorView {
- public:
-  AccessorView(const tinygltf::Model& gltf, int index, const char* what) {
-    if (index < 0 || index >= static_cast<int>(gltf.accessors.size())) {
-      throw clf::Error(std::string(what) + ": accessor " + std::to_string(index) +
-                       " does not exist");
-    }
-    accessor_ = &gltf.accessors[index];
-    if (accessor_->sparse.isSparse) {
-      throw clf::Error(std::string(what) + ": sparse accessors are not supported");
-    }
-    components_ = tinygltf::GetNumComponentsInType(accessor_->type);
-    component_size_ = tinygltf::GetComponentSizeInBytes(accessor_->componentType);
-    if (components_ <= 0 || component_size_ <= 0) {
-      throw clf::Error(std::string(what) + ": accessor " + std::to_string(index) +
-                       " has an unknown type");
-    }
-    if (accessor_->bufferView < 0) return;  // all zeros, as glTF defines it
-    const tinygltf::BufferView& view = gltf.bufferViews.at(accessor_->bufferView);
-    const std::vector<unsigned char>& buffer = gltf.buffers.at(view.buffer).data;
-    stride_ = view.byteStride ? view.byteStride : components_ * component_size_;
-    const std::size_t begin = view.byteOffset + accessor_->byteOffset;
-    const std::size_t element = static_cast<std::size_t>(components_) * component_size_;
-    const std::size_t end =
-        accessor_->count == 0 ? begin : begin + (accessor_->count - 1) * stride_ + element;
-    if (end > buffer.size() || end > view.byteOffset + view.byteLength) {
-      throw clf::Error(std::string(what) + ": accessor " + std::to_string(index) +
-                       " reaches past the end of its buffer");
-    }
-    data_ = buffer.data() + begin;
-  }
-
-  std::size_t count() const { return accessor_->count; }
-  int components() const { return components_; }
-
-  // Component c of element i as a float (normalised integers mapped to [0, 1]).
-  float real(std::size_t i, int c) const {
-    if (!data_) return 0;
-    const unsigned char* p = data_ + i * stride_ + c * component_size_;
-    switch (accessor_->componentType) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-        float f;
-        std::memcpy(&f, p, sizeof f);
-        return f;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return accessor_->normalized ? *p / 255.0f : *p;
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
-        return accessor_->normalized ? integer(i, c) / 65535.0f : static_cast<float>(integer(i, c));
-      default:
-        throw clf::Error("unsupported component type " + std::to_string(accessor_->componentType) +
-                         " for vertex data");
-    }
-  }
-
-  std::uint32_t integer(std::size_t i, int c) const {
-    if (!data_) return 0;
-    const unsigned char* p = data_ + i * stride_ + c * component_size_;
-    switch (accessor_->componentType) {
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return *p;
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        std::uint16_t v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-        std::uint32_t v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-      }
-      default:
-        throw clf::Error("unsupported component type " + std::to_string(accessor_->componentType) +
-                         " for indices");
-    }
-  }
-
- private:
-  const tinygltf::Accessor* accessor_ = nullptr;
-  const unsigned char* data_ = nullptr;
-  std::size_t stride_ = 0;
-  int components_ = 0;
-  int component_size_ = 0;
-};
 
 double extension_number(const tinygltf::ExtensionMap& extensions, const std::string& extension,
                         const std::string& field, double fallback) {
@@ -229,14 +143,14 @@ class GltfReader {
       return found == primitive.attributes.end() ? -1 : found->second;
     };
     if (attribute("POSITION") < 0) throw clf::Error(where + ": no POSITION attribute");
-    const AccessorView positions(gltf_, attribute("POSITION"), (where + ", POSITION").c_str());
+    const AccessorView positions(gltf_, attribute("POSITION"), where + ", POSITION", 3);
     const std::size_t vertices = positions.count();
     std::optional<AccessorView> normals, texcoords;
     if (attribute("NORMAL") >= 0) {
-      normals.emplace(gltf_, attribute("NORMAL"), (where + ", NORMAL").c_str());
+      normals.emplace(gltf_, attribute("NORMAL"), where + ", NORMAL", 3);
     }
     if (attribute("TEXCOORD_0") >= 0) {
-      texcoords.emplace(gltf_, attribute("TEXCOORD_0"), (where + ", TEXCOORD_0").c_str());
+      texcoords.emplace(gltf_, attribute("TEXCOORD_0"), where + ", TEXCOORD_0", 2);
     }
     for (const std::optional<AccessorView>* a : {&normals, &texcoords}) {
       if (a->has_value() && (*a)->count() != vertices) {
@@ -284,7 +198,7 @@ class GltfReader {
                                               std::size_t vertices, const std::string& where) {
     std::vector<std::uint32_t> order;
     if (primitive.indices >= 0) {
-      const AccessorView indices(gltf_, primitive.indices, (where + ", indices").c_str());
+      const AccessorView indices(gltf_, primitive.indices, where + ", indices", 1);
       order.reserve(indices.count());
       for (std::size_t i = 0; i < indices.count(); ++i) {
         const std::uint32_t v = indices.integer(i, 0);

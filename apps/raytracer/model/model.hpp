@@ -47,7 +47,8 @@ struct Material {
   float ior = 1.5f;
 };
 
-// A decoded image: width * height RGBA8 texels, rows from the top of the image.
+// A decoded image: width * height RGBA8 texels, rows from the top of the image, colours
+// sRGB-encoded as the files store them (the renderer decodes them to linear).
 struct Texture {
   std::string name;  // the file or glTF image it came from
   int width = 0;

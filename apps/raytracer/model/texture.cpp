@@ -34,7 +34,7 @@ Texture texture_from_pixels(std::string name, int width, int height, int compone
   const std::size_t count = static_cast<std::size_t>(width) * height;
   t.rgba.resize(count * 4);
   const int bytes = bits_per_channel / 8;
-  // 16-bit channels keep their high byte (glTF stores them little-endian).
+  // 16-bit channels keep their high byte (tinygltf gives them as native little-endian words).
   auto channel = [&](std::size_t texel, int c) {
     return pixels[(texel * components + c) * bytes + (bytes - 1)];
   };
