@@ -35,6 +35,13 @@ double extension_number(const tinygltf::ExtensionMap& extensions, const std::str
   return v.IsNumber() ? v.GetNumberAsDouble() : fallback;
 }
 
+// The first three numbers of a glTF colour factor; `fallback` for a malformed shorter one.
+Vec3 factor3(const std::vector<double>& factor, Vec3 fallback) {
+  if (factor.size() < 3) return fallback;
+  return {static_cast<float>(factor[0]), static_cast<float>(factor[1]),
+          static_cast<float>(factor[2])};
+}
+
 class GltfReader {
  public:
   GltfReader(const tinygltf::Model& gltf, Model& model) : gltf_(gltf), model_(model) {}
@@ -58,16 +65,13 @@ class GltfReader {
     const tinygltf::PbrMetallicRoughness& pbr = m.pbrMetallicRoughness;
     Material out;
     out.name = m.name;
-    out.base_color = {static_cast<float>(pbr.baseColorFactor[0]),
-                      static_cast<float>(pbr.baseColorFactor[1]),
-                      static_cast<float>(pbr.baseColorFactor[2])};
+    out.base_color = factor3(pbr.baseColorFactor, {1, 1, 1});
     out.metallic = static_cast<float>(pbr.metallicFactor);
     out.roughness = static_cast<float>(pbr.roughnessFactor);
     const float strength = static_cast<float>(
         extension_number(m.extensions, "KHR_materials_emissive_strength", "emissiveStrength", 1));
-    out.emissive = {static_cast<float>(m.emissiveFactor[0]) * strength,
-                    static_cast<float>(m.emissiveFactor[1]) * strength,
-                    static_cast<float>(m.emissiveFactor[2]) * strength};
+    const Vec3 emissive = factor3(m.emissiveFactor, {0, 0, 0});
+    out.emissive = {emissive.x * strength, emissive.y * strength, emissive.z * strength};
     out.transmission = static_cast<float>(
         extension_number(m.extensions, "KHR_materials_transmission", "transmissionFactor", 0));
     out.ior = static_cast<float>(extension_number(m.extensions, "KHR_materials_ior", "ior", 1.5));
