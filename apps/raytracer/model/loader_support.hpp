@@ -1,6 +1,6 @@
 // What the glTF and OBJ loaders share: a mesh builder, so that both give the same guarantees
 // (unit normals everywhere, flat where the file has none; finite positions), and the handling of
-// the warnings their libraries report.
+// the warnings their libraries report, and the few vector operations they need.
 #pragma once
 
 #include <cstdint>

@@ -36,6 +36,9 @@ struct Bounds {
 };
 
 // One material description both formats map onto (metallic-roughness, as glTF defines it).
+// Not carried yet: alpha (baseColorFactor's fourth number, alphaMode, map_d), the metallic-
+// roughness, normal, occlusion and emissive maps, KHR_texture_transform, TEXCOORD_1 and vertex
+// colours.
 struct Material {
   std::string name;
   Vec3 base_color{1, 1, 1};     // linear rgb; multiplies the texture

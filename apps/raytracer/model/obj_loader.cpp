@@ -27,9 +27,9 @@ float max_component(const tinyobj::real_t* v) { return std::max({v[0], v[1], v[2
 
 // MTL onto metallic-roughness: Kd is the base colour (map_Kd its texture); Ns becomes roughness
 // through the Blinn-Phong/GGX correspondence alpha = sqrt(2 / (Ns + 2)), roughness = sqrt(alpha),
-// unless the file gives Pr; metallic is Pm where given, else Ks for the mirror illumination
-// models (3, 5: reflection by ray tracing); d (or 1 - Tr) is opacity, so transmission = 1 - d;
-// Ni is the index of refraction; Ke the emission.
+// unless the file gives Pr (non-zero); metallic is Pm where given (non-zero), else Ks for the
+// mirror illumination models (3, 5: reflection by ray tracing); d (or 1 - Tr) is opacity, so
+// transmission = 1 - d; Ni is the index of refraction; Ke the emission.
 Material map_material(const tinyobj::material_t& m) {
   Material out;
   out.name = m.name;
