@@ -20,7 +20,7 @@ packages=(
   pocl-opencl-icd clinfo
   libgtest-dev googletest libgmock-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
-  libtinygltf-dev libtinyobjloader-dev libstb-dev assimp-testmodels
+  libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev assimp-testmodels
   clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
 )

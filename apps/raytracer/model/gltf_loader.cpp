@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "apps/raytracer/model/gltf_accessor.hpp"
+#include "apps/raytracer/model/image_decode.hpp"
 #include "apps/raytracer/model/loader_support.hpp"
 #include "apps/raytracer/model/model.hpp"
 #include "apps/raytracer/model/texture.hpp"
@@ -332,9 +333,44 @@ bool ends_with_glb(const std::string& path) {
   return tail == ".glb";
 }
 
+// tinygltf's image callback: PNG and JPEG through decode_image instead of its stb_image.
+// `model` is the model being loaded: tinygltf (2.7) hands over an image's buffer view without
+// checking that it lies inside its buffer, so that is checked here before a byte is read.
+bool load_image(tinygltf::Image* image, const int index, std::string* error, std::string*, int, int,
+                const unsigned char* bytes, int size, void* model) {
+  try {
+    const std::string name =
+        !image->uri.empty() ? image->uri : "image " + std::to_string(index) + " of the file";
+    if (size < 0) throw clf::Error(name + ": larger than 2 GiB");
+    if (image->bufferView >= 0) {
+      const auto& gltf = *static_cast<const tinygltf::Model*>(model);
+      const tinygltf::BufferView& view = gltf.bufferViews.at(image->bufferView);
+      const std::size_t buffer_size = gltf.buffers.at(view.buffer).data.size();
+      if (view.byteOffset > buffer_size || view.byteLength > buffer_size - view.byteOffset) {
+        throw clf::Error(name + ": buffer view " + std::to_string(image->bufferView) + " (" +
+                         std::to_string(view.byteLength) + " bytes at " +
+                         std::to_string(view.byteOffset) + ") lies outside its buffer of " +
+                         std::to_string(buffer_size) + " bytes");
+      }
+    }
+    DecodedImage decoded = decode_image(bytes, static_cast<std::size_t>(size), name);
+    image->width = decoded.width;
+    image->height = decoded.height;
+    image->component = 4;
+    image->bits = 8;
+    image->pixel_type = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    image->image = std::move(decoded.rgba);
+    return true;
+  } catch (const std::exception& e) {
+    if (error != nullptr) *error += std::string(e.what()) + "\n";
+    return false;
+  }
+}
+
 Model read_gltf(const std::string& path) {
   tinygltf::TinyGLTF loader;
   tinygltf::Model gltf;
+  loader.SetImageLoader(load_image, &gltf);
   std::string error, warning;
   const bool ok = ends_with_glb(path) ? loader.LoadBinaryFromFile(&gltf, &error, &warning, path)
                                       : loader.LoadASCIIFromFile(&gltf, &error, &warning, path);

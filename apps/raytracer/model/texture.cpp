@@ -1,22 +1,22 @@
 // Texture decoding and conversion to RGBA8.
 #include "apps/raytracer/model/texture.hpp"
 
-#include <stb_image.h>
+#include <fstream>
+#include <iterator>
+#include <vector>
 
-#include <memory>
-
+#include "apps/raytracer/model/image_decode.hpp"
 #include "framework/error.hpp"
 
 namespace raytracer::model {
 
 Texture decode_texture_file(const std::string& path) {
-  int width = 0, height = 0, components = 0;
-  std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
-      stbi_load(path.c_str(), &width, &height, &components, 4), stbi_image_free);
-  if (!pixels) {
-    throw clf::Error("cannot read texture '" + path + "': " + stbi_failure_reason());
-  }
-  return texture_from_pixels(path, width, height, 4, 8, pixels.get());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw clf::Error("cannot read texture '" + path + "': cannot open the file");
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
+  const DecodedImage image = decode_image(bytes.data(), bytes.size(), path);
+  return texture_from_pixels(path, image.width, image.height, 4, 8, image.rgba.data());
 }
 
 Texture texture_from_pixels(std::string name, int width, int height, int components,

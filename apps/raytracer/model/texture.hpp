@@ -1,5 +1,5 @@
-// Textures as RGBA8: decoded from PNG/JPEG files (OBJ's map_Kd) with stb_image, or converted
-// from the pixels tinygltf has already decoded.
+// Textures as RGBA8: decoded from PNG/JPEG files (OBJ's map_Kd), or converted from the pixels
+// tinygltf has decoded (through decode_image too: read_gltf installs it as tinygltf's loader).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 namespace raytracer::model {
 
-// Throws clf::Error naming the file and stb_image's reason (e.g. it cannot be opened).
+// Throws clf::Error naming the file and the reason (it cannot be opened, is damaged, ...).
 Texture decode_texture_file(const std::string& path);
 
 // `components` channels (1: grey, 2: grey+alpha, 3: rgb, 4: rgba) of 8 or 16 bits each.
