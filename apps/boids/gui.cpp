@@ -26,6 +26,7 @@
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
+#include "apps/gtk/window_app.hpp"
 
 namespace boids {
 
@@ -701,27 +702,18 @@ int run_gui(const GuiOptions& options) {
   if (options.smoke_frames < 2)
     throw clf::Error("--smoke-frames must be at least 2, got " +
                      std::to_string(options.smoke_frames));
-  if (!gtk_init_check()) {
-    std::cerr << "cl-boids: cannot open a display (use `cl-boids run` headless)\n";
-    return 1;
-  }
+  if (!clf::gtk::open_display("cl-boids", "use `cl-boids run` headless")) return 1;
   Gui gui;
   gui.options = options;
   gui.model = options.model;
   gui.count = count;
   auto maker = std::make_shared<FrameMaker>(options.request);
   Gui* g = &gui;
-  gui.worker = std::make_unique<clf::gtk::LatestOnlyWorker<FrameRequest, FrameResult>>(
+  return clf::gtk::run_window<FrameRequest, FrameResult>(
+      {"org.opencl_apps.boids", "cl-boids", 1200, 820}, gui.worker,
       [maker](const FrameRequest& r) { return maker->make(r); },
-      [g](FrameResult result) {
-        auto shared = std::make_shared<FrameResult>(std::move(result));
-        clf::gtk::post_to_ui([g, shared] { g->receive(std::move(*shared)); });
-      });
-  const int status = clf::gtk::run_application(
-      "org.opencl_apps.boids", "cl-boids", 1200, 820,
-      [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); });
-  gui.worker.reset();  // joins the worker before the Gui it posts to goes away
-  return status != 0 ? status : gui.smoke.exit_status();
+      [g](FrameResult result) { g->receive(std::move(result)); },
+      [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); }, gui.smoke);
 }
 
 }  // namespace boids

@@ -21,6 +21,7 @@
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/render_watch.hpp"
 #include "apps/gtk/smoke_test.hpp"
+#include "apps/gtk/window_app.hpp"
 #include "engine.hpp"
 #include "framework/runtime.hpp"
 #include "session.hpp"
@@ -985,10 +986,7 @@ int run_gui(const GuiOptions& options) {
   if (options.time_ms <= 0)
     throw std::invalid_argument("--time-ms: expected a positive time, got " +
                                 std::to_string(options.time_ms));
-  if (!gtk_init_check()) {
-    std::cerr << "cl-mankalah: cannot open a display (use `cl-mankalah play` in the terminal)\n";
-    return 1;
-  }
+  if (!clf::gtk::open_display("cl-mankalah", "use `cl-mankalah play` in the terminal")) return 1;
   Gui gui;
   gui.options = options;
   gui.engine = options.engine;
@@ -996,23 +994,17 @@ int run_gui(const GuiOptions& options) {
   gui.next_settings = SessionSettings{*side, options.first == "human"};
   auto host = std::make_shared<EngineHost>(options.request);
   Gui* g = &gui;
-  gui.worker = std::make_unique<clf::gtk::LatestOnlyWorker<SearchRequest, SearchReply>>(
+  return clf::gtk::run_window<SearchRequest, SearchReply>(
+      {"org.opencl_apps.mankalah", "Mankalah", 1120, 640}, gui.worker,
       [host, g](const SearchRequest& r) {
         const std::uint64_t serial = r.serial;
         return host->search(r, [g, serial](const SearchResult& progress) {
           clf::gtk::post_to_ui([g, serial, progress] { g->on_progress(serial, progress); });
         });
       },
-      [g](SearchReply reply) {
-        auto shared = std::make_shared<SearchReply>(std::move(reply));
-        clf::gtk::post_to_ui([g, shared] { g->receive(std::move(*shared)); });
-      });
-  const int status = clf::gtk::run_application(
-      "org.opencl_apps.mankalah", "Mankalah", 1120, 640,
-      [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); });
-  gui.cancel_search();  // a search still running ends within milliseconds
-  gui.worker.reset();   // joins the worker before the Gui it posts to goes away
-  return status != 0 ? status : gui.smoke.exit_status();
+      [g](SearchReply reply) { g->receive(std::move(reply)); },
+      [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); }, gui.smoke,
+      [g] { g->cancel_search(); });  // a search still running ends within milliseconds
 }
 
 }  // namespace mankalah
