@@ -150,15 +150,7 @@ void Gui::reset() {
   dirty = true;
 }
 
-void Gui::screenshot() {
-  const std::string path = "boids-screenshot-" + std::to_string(++screenshots) + ".png";
-  std::string error;
-  if (clf::gtk::save_widget_png(gtk_window_get_child(window), path, &error)) {
-    std::cout << "wrote " << path << std::endl;
-  } else {
-    std::cerr << "cl-boids: screenshot failed: " << error << "\n";
-  }
-}
+void Gui::screenshot() { clf::gtk::save_screenshot(window, "boids", &screenshots); }
 
 void Gui::move_goal(double x, double y) {
   if (frame_width <= 0 || dragging) return;

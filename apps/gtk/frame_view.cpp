@@ -1,5 +1,7 @@
 #include "apps/gtk/frame_view.hpp"
 
+#include <cerrno>
+#include <iostream>
 #include <set>
 
 #include "framework/device.hpp"
@@ -99,6 +101,16 @@ bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* er
   g_object_unref(texture);
   if (!saved) *error = "cannot write " + path;
   return saved;
+}
+
+void save_screenshot(GtkWindow* window, const std::string& prefix, int* count) {
+  const std::string path = prefix + "-screenshot-" + std::to_string(++*count) + ".png";
+  std::string error;
+  if (save_widget_png(gtk_window_get_child(window), path, &error)) {
+    std::cout << "wrote " << path << std::endl;
+  } else {
+    std::cerr << program_invocation_short_name << ": screenshot failed: " << error << "\n";
+  }
 }
 
 std::size_t png_distinct_colors(const std::string& path) {

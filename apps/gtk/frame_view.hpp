@@ -37,6 +37,9 @@ GtkWidget* device_picker(int selected, std::function<void(int)> on_change);
 
 // Renders `widget` as it is on screen to a PNG. Returns false (with a message in *error).
 bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* error);
+// The screenshot action: saves the window to "<prefix>-screenshot-<n>.png" in the working
+// directory with n = ++*count, and says where on stdout (or why not on stderr).
+void save_screenshot(GtkWindow* window, const std::string& prefix, int* count);
 // Distinct colours in a PNG (0 when it cannot be read): a blank screenshot has 1.
 std::size_t png_distinct_colors(const std::string& path);
 

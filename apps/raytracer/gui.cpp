@@ -225,15 +225,7 @@ struct Gui {
     }
   }
 
-  void screenshot() {
-    const std::string path = "raytracer-screenshot-" + std::to_string(++screenshots) + ".png";
-    std::string error;
-    if (clf::gtk::save_widget_png(gtk_window_get_child(window), path, &error)) {
-      std::cout << "wrote " << path << std::endl;
-    } else {
-      std::cerr << "cl-raytracer: screenshot failed: " << error << "\n";
-    }
-  }
+  void screenshot() { clf::gtk::save_screenshot(window, "raytracer", &screenshots); }
 
   void sync_light_scales() {
     updating_controls = true;
