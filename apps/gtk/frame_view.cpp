@@ -1,9 +1,9 @@
 #include "apps/gtk/frame_view.hpp"
 
 #include <cerrno>
+#include <iostream>
 #include <set>
 
-#include "apps/gtk/render_watch.hpp"
 #include "framework/device.hpp"
 
 namespace clf::gtk {
@@ -54,13 +54,6 @@ void picker_changed(GObject* object, GParamSpec*, gpointer data) {
     static_cast<PickerData*>(data)->on_change(static_cast<int>(index));
 }
 
-gboolean run_posted(gpointer data) {
-  auto* fn = static_cast<std::function<void()>*>(data);
-  (*fn)();
-  delete fn;
-  return G_SOURCE_REMOVE;
-}
-
 }  // namespace
 
 GtkWidget* device_picker(int selected, std::function<void(int)> on_change) {
@@ -80,38 +73,6 @@ GtkWidget* device_picker(int selected, std::function<void(int)> on_change) {
       [](gpointer d, GClosure*) { delete static_cast<PickerData*>(d); },
       static_cast<GConnectFlags>(0));
   return dropdown;
-}
-
-namespace {
-
-struct ShellData {
-  std::string title;
-  int width, height;
-  std::function<void(GtkApplication*, GtkWindow*)> build;
-};
-
-void shell_activate(GtkApplication* app, gpointer data) {
-  auto* shell = static_cast<ShellData*>(data);
-  GtkWidget* window = gtk_application_window_new(app);
-  gtk_window_set_title(GTK_WINDOW(window), shell->title.c_str());
-  gtk_window_set_default_size(GTK_WINDOW(window), shell->width, shell->height);
-  RenderWatch::attach(GTK_WINDOW(window), program_invocation_short_name);
-  shell->build(app, GTK_WINDOW(window));
-  gtk_window_present(GTK_WINDOW(window));
-}
-
-}  // namespace
-
-int run_application(const std::string& id, const std::string& title, int width, int height,
-                    std::function<void(GtkApplication*, GtkWindow*)> build) {
-  ShellData shell{title, width, height, std::move(build)};
-  GtkApplication* app = gtk_application_new(id.c_str(), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect(app, "activate", G_CALLBACK(shell_activate), &shell);
-  char name[] = "app";
-  char* argv[] = {name, nullptr};
-  const int status = g_application_run(G_APPLICATION(app), 1, argv);
-  g_object_unref(app);
-  return status;
 }
 
 bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* error) {
@@ -142,6 +103,16 @@ bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* er
   return saved;
 }
 
+void save_screenshot(GtkWindow* window, const std::string& prefix, int* count) {
+  const std::string path = prefix + "-screenshot-" + std::to_string(++*count) + ".png";
+  std::string error;
+  if (save_widget_png(gtk_window_get_child(window), path, &error)) {
+    std::cout << "wrote " << path << std::endl;
+  } else {
+    std::cerr << program_invocation_short_name << ": screenshot failed: " << error << "\n";
+  }
+}
+
 std::size_t png_distinct_colors(const std::string& path) {
   GError* error = nullptr;
   GdkTexture* texture = gdk_texture_new_from_filename(path.c_str(), &error);
@@ -160,13 +131,6 @@ std::size_t png_distinct_colors(const std::string& path) {
                   (static_cast<std::uint32_t>(pixels[i + 3]) << 24));
   }
   return colors.size();
-}
-
-void post_to_ui(std::function<void()> fn) {
-  // G_PRIORITY_DEFAULT, above GTK's layout and paint (GDK_PRIORITY_REDRAW): at idle priority a
-  // renderer that needs longer than a frame interval (software OpenGL) starves results forever.
-  g_idle_add_full(G_PRIORITY_DEFAULT, run_posted, new std::function<void()>(std::move(fn)),
-                  nullptr);
 }
 
 }  // namespace clf::gtk

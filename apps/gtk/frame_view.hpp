@@ -1,6 +1,6 @@
 // GTK4 pieces every app shares: a view of GPU-rendered RGBA frames scaled to the window with a
-// text overlay (fps, per-stage times), a device picker, the application shell, and saving a
-// window to PNG. Built only when GTK4 is found (library clf_gtk).
+// text overlay (fps, per-stage times), a device picker, and saving a window to PNG. Built only
+// when GTK4 is found (library clf_gtk).
 #pragma once
 
 #include <gtk/gtk.h>
@@ -35,18 +35,12 @@ class FrameView {
 // that listing.
 GtkWidget* device_picker(int selected, std::function<void(int)> on_change);
 
-// Runs a GtkApplication whose activate handler calls build(app, window) with a new window of
-// the given title and size, its paint times watched (RenderWatch). Returns the exit status. Extra
-// argv are left to the caller (pass only argv[0]).
-int run_application(const std::string& id, const std::string& title, int width, int height,
-                    std::function<void(GtkApplication*, GtkWindow*)> build);
-
 // Renders `widget` as it is on screen to a PNG. Returns false (with a message in *error).
 bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* error);
+// The screenshot action: saves the window to "<prefix>-screenshot-<n>.png" in the working
+// directory with n = ++*count, and says where on stdout (or why not on stderr).
+void save_screenshot(GtkWindow* window, const std::string& prefix, int* count);
 // Distinct colours in a PNG (0 when it cannot be read): a blank screenshot has 1.
 std::size_t png_distinct_colors(const std::string& path);
-
-// Calls fn on the UI thread, from any thread, before the next layout and paint.
-void post_to_ui(std::function<void()> fn);
 
 }  // namespace clf::gtk

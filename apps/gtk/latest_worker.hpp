@@ -1,8 +1,8 @@
 // A worker thread that runs only the newest request: submitting while it is busy replaces the
-// pending request instead of queueing behind it, so a GUI never lags behind its input (the
-// seed raytracer's "discarding frames" problem, solved without flushing the event loop).
-// No GTK here, so it is unit-tested without a display; FrameView/app code posts results to the
-// UI thread from `deliver` (clf::gtk::post_to_ui).
+// pending request instead of queueing behind it, so a GUI never lags behind its input (frames
+// requested faster than they render are dropped, without flushing the event loop).
+// No GTK here, so it is unit-tested without a display; clf::gtk::run_window posts its results to
+// the UI thread from `deliver`.
 #pragma once
 
 #include <condition_variable>

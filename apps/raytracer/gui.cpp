@@ -12,10 +12,12 @@
 #include <memory>
 #include <sstream>
 
+#include "apps/gtk/controls.hpp"
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
+#include "apps/gtk/window_app.hpp"
 #include "apps/raytracer/renderer.hpp"
 #include "framework/device.hpp"
 
@@ -223,15 +225,7 @@ struct Gui {
     }
   }
 
-  void screenshot() {
-    const std::string path = "raytracer-screenshot-" + std::to_string(++screenshots) + ".png";
-    std::string error;
-    if (clf::gtk::save_widget_png(gtk_window_get_child(window), path, &error)) {
-      std::cout << "wrote " << path << std::endl;
-    } else {
-      std::cerr << "cl-raytracer: screenshot failed: " << error << "\n";
-    }
-  }
+  void screenshot() { clf::gtk::save_screenshot(window, "raytracer", &screenshots); }
 
   void sync_light_scales() {
     updating_controls = true;
@@ -338,20 +332,12 @@ void on_shadows(GtkCheckButton* button, gpointer data) {
 
 void on_screenshot(GtkButton*, gpointer data) { gui_of(data)->screenshot(); }
 
-GtkWidget* labelled(GtkWidget* box, const char* text, GtkWidget* control) {
-  GtkWidget* label = gtk_label_new(text);
-  gtk_widget_set_halign(label, GTK_ALIGN_START);
-  gtk_box_append(GTK_BOX(box), label);
-  gtk_box_append(GTK_BOX(box), control);
-  return control;
-}
-
 GtkWidget* spin(GtkWidget* box, const char* text, int low, int high, int value,
                 void (*changed)(GtkSpinButton*, gpointer), Gui* g) {
   GtkWidget* s = gtk_spin_button_new_with_range(low, high, 1);
   gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
   g_signal_connect(s, "value-changed", G_CALLBACK(changed), g);
-  return labelled(box, text, s);
+  return clf::gtk::append_labelled(box, text, s);
 }
 
 void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
@@ -365,10 +351,11 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
   gtk_widget_set_margin_end(panel, 8);
   gtk_widget_set_margin_top(panel, 8);
   gtk_widget_set_size_request(panel, 220, -1);
-  labelled(panel, "Device", clf::gtk::device_picker(std::max(g->device, 0), [g](int index) {
-             g->device = index;
-             g->submit();
-           }));
+  clf::gtk::append_labelled(panel, "Device",
+                            clf::gtk::device_picker(std::max(g->device, 0), [g](int index) {
+                              g->device = index;
+                              g->submit();
+                            }));
   g->light_toggle = gtk_toggle_button_new_with_label("Drag moves the light (L)");
   gtk_box_append(GTK_BOX(panel), g->light_toggle);
   const char* axes[3] = {"Light x", "Light y", "Light z"};
@@ -377,7 +364,7 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
     g->light_scales[i] =
         gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, -extent, extent, extent / 200);
     g_signal_connect(g->light_scales[i], "value-changed", G_CALLBACK(on_light_scale), g);
-    labelled(panel, axes[i], g->light_scales[i]);
+    clf::gtk::append_labelled(panel, axes[i], g->light_scales[i]);
   }
   g->sync_light_scales();
   g->depth_spin = spin(
@@ -412,7 +399,7 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
                                                         : g->scale >= 0.5 ? 1
                                                                           : 2);
   g_signal_connect(resolution, "notify::selected", G_CALLBACK(on_resolution), g);
-  labelled(panel, "Resolution", resolution);
+  clf::gtk::append_labelled(panel, "Resolution", resolution);
   GtkWidget* shot = gtk_button_new_with_label("Screenshot (S)");
   g_signal_connect(shot, "clicked", G_CALLBACK(on_screenshot), g);
   gtk_box_append(GTK_BOX(panel), shot);
@@ -436,10 +423,7 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
 }  // namespace
 
 int run_gui(const GuiOptions& options) {
-  if (!gtk_init_check()) {
-    std::cerr << "cl-raytracer: cannot open a display (use `cl-raytracer render` headless)\n";
-    return 1;
-  }
+  if (!clf::gtk::open_display("cl-raytracer", "use `cl-raytracer render` headless")) return 1;
   Gui gui;
   gui.options = options;
   gui.scene = load_scene(options.scene);
@@ -451,21 +435,16 @@ int run_gui(const GuiOptions& options) {
   gui.scale = options.scale;
   auto state = std::make_shared<RenderState>(gui.scene, options.request);
   Gui* g = &gui;
-  gui.worker = std::make_unique<clf::gtk::LatestOnlyWorker<ViewRequest, ViewResult>>(
+  return clf::gtk::run_window<ViewRequest, ViewResult>(
+      {"org.opencl_apps.raytracer", "cl-raytracer", 1100, 760}, gui.worker,
       [state](const ViewRequest& r) { return state->render(r); },
-      [g](ViewResult result) {
-        auto shared = std::make_shared<ViewResult>(std::move(result));
-        clf::gtk::post_to_ui([g, shared] { g->receive(std::move(*shared)); });
-      });
-  const int status = clf::gtk::run_application("org.opencl_apps.raytracer", "cl-raytracer", 1100,
-                                               760, [g](GtkApplication* app, GtkWindow* window) {
-                                                 g->app = app;
-                                                 build_window(g, app, window);
-                                                 g->submit();
-                                               });
-  gui.worker.reset();  // joins the render thread before the state it posts to goes away
-  // Results posted after the window closed are dropped with the main context.
-  return status != 0 ? status : gui.smoke.exit_status();
+      [g](ViewResult result) { g->receive(std::move(result)); },
+      [g](GtkApplication* app, GtkWindow* window) {
+        g->app = app;
+        build_window(g, app, window);
+        g->submit();
+      },
+      gui.smoke);
 }
 
 }  // namespace raytracer

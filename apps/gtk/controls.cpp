@@ -1,0 +1,24 @@
+#include "apps/gtk/controls.hpp"
+
+#include <algorithm>
+
+namespace clf::gtk {
+
+GtkWidget* append_labelled(GtkWidget* box, const char* caption, GtkWidget* control) {
+  GtkWidget* label = gtk_label_new(caption);
+  gtk_widget_set_halign(label, GTK_ALIGN_START);
+  gtk_box_append(GTK_BOX(box), label);
+  gtk_box_append(GTK_BOX(box), control);
+  return control;
+}
+
+GtkWidget* string_dropdown(const std::vector<std::string>& items, int selected) {
+  std::vector<const char*> strings;
+  for (const std::string& s : items) strings.push_back(s.c_str());
+  strings.push_back(nullptr);
+  GtkWidget* dropdown = gtk_drop_down_new_from_strings(strings.data());
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(dropdown), static_cast<guint>(std::max(selected, 0)));
+  return dropdown;
+}
+
+}  // namespace clf::gtk

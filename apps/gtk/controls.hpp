@@ -1,0 +1,17 @@
+// Small control helpers the windows' side panels share.
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include <string>
+#include <vector>
+
+namespace clf::gtk {
+
+// Appends a start-aligned caption and `control` below it to the vertical box; returns control.
+GtkWidget* append_labelled(GtkWidget* box, const char* caption, GtkWidget* control);
+
+// A drop-down of `items` showing item `selected` (the first when negative).
+GtkWidget* string_dropdown(const std::vector<std::string>& items, int selected);
+
+}  // namespace clf::gtk
