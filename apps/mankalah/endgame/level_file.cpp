@@ -24,7 +24,7 @@ struct LevelHeader {
   std::uint32_t version;
   std::uint32_t rules;
   std::uint32_t level;
-  std::uint32_t reserved;
+  std::uint32_t reserved;  // zero
   std::uint64_t count;
   std::uint64_t checksum;
 };
@@ -148,6 +148,7 @@ LevelFile LevelFile::open(const std::filesystem::path& path, int level) {
                    std::to_string(kLevelFormatVersion) + " (rebuild it with `db build`)");
   }
   if (header.rules != kRulesId) fail(path, "built for other rules (rebuild it with `db build`)");
+  if (header.reserved != 0) fail(path, "a reserved header field is set (a damaged header)");
   if (header.level != static_cast<std::uint32_t>(level)) {
     fail(path, "holds level " + std::to_string(header.level) + ", expected level " +
                    std::to_string(level));
