@@ -128,18 +128,21 @@ CLF_FUNCTION cl_int kalah_endgame_terminal_value(const KalahBoard* position) {
 }
 
 // What one move from a position of a level leads to.
-typedef struct KalahEndgameMove {
+typedef struct KalahEndgamePly {
   cl_int gain;        // stones the move put in the mover's store minus the opponent's
   cl_int game_over;   // the game ended: `gain` is the whole value
   cl_int same_mover;  // an extra turn: the child's value counts for the mover, not against
   cl_int level;       // the child's level (stones left in the pits)
   cl_ulong rank;      // the child's rank in that level
-} KalahEndgameMove;
+} KalahEndgamePly;
+CLF_SHARED_STRUCT(KalahEndgamePly)
+#define KALAH_ENDGAME_PLY_FIELDS(FIELD) \
+  FIELD(gain) FIELD(game_over) FIELD(same_mover) FIELD(level) FIELD(rank)
 
 // Plays `pit` (0..5, from the mover's first pit) of `position` (a level's position: BOTTOM to
 // move, empty stores, not terminal); returns 0 when the pit is empty.
 CLF_FUNCTION cl_int kalah_endgame_play(const KalahBoard* position, cl_int pit,
-                                       KalahEndgameMove* move) {
+                                       KalahEndgamePly* move) {
   if (position->cells[pit] == 0) return 0;
   KalahBoard child = *position;
   const cl_int result = kalah_sow(&child, pit);
@@ -152,7 +155,7 @@ CLF_FUNCTION cl_int kalah_endgame_play(const KalahBoard* position, cl_int pit,
 }
 
 // A move's value for the mover, given its child's value from the child's mover's view.
-CLF_FUNCTION cl_int kalah_endgame_move_value(const KalahEndgameMove* move, cl_int child_value) {
+CLF_FUNCTION cl_int kalah_endgame_move_value(const KalahEndgamePly* move, cl_int child_value) {
   if (move->game_over) return move->gain;
   return move->gain + (move->same_mover ? child_value : -child_value);
 }

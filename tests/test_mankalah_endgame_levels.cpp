@@ -110,7 +110,7 @@ TEST(MankalahEndgame, SameLevelMovesLowerThePotential) {
       const KalahBoard position = kalah_endgame_unrank(n, rank);
       if (kalah_endgame_is_terminal(&position)) continue;
       for (int pit = 0; pit < KALAH_PITS; ++pit) {
-        KalahEndgameMove move;
+        KalahEndgamePly move;
         if (!kalah_endgame_play(&position, pit, &move) || move.game_over) continue;
         ASSERT_LE(move.level, n);
         if (move.level < n) continue;

@@ -25,7 +25,7 @@ __kernel void endgame_level_pass(__global const char* lower, int level, ulong fi
   } else {
     best = -KALAH_INFINITY;
     for (int pit = 0; pit < KALAH_PITS; ++pit) {
-      KalahEndgameMove move;
+      KalahEndgamePly move;
       if (!kalah_endgame_play(&position, pit, &move)) continue;
       int child = 0;
       if (!move.game_over) {

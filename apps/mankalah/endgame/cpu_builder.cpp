@@ -10,7 +10,7 @@ int value_from_children(const KalahBoard& position, const std::vector<const cl_c
   if (kalah_endgame_is_terminal(&position)) return kalah_endgame_terminal_value(&position);
   int best = -KALAH_INFINITY;
   for (int pit = 0; pit < KALAH_PITS; ++pit) {
-    KalahEndgameMove move;
+    KalahEndgamePly move;
     if (!kalah_endgame_play(&position, pit, &move)) continue;
     const int child = move.game_over ? 0 : levels[static_cast<std::size_t>(move.level)][move.rank];
     best = std::max(best, kalah_endgame_move_value(&move, child));
