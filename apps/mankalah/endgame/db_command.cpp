@@ -161,6 +161,8 @@ int run_verify(const DbOptions& options, const std::filesystem::path& dir, std::
 CLI::App* add_db_command(CLI::App& app, DbOptions& options) {
   CLI::App* db = app.add_subcommand("db", "endgame databases: build, info, verify");
   db->require_subcommand(1);
+  // --db-dir and the device options may also follow `build`, `info` or `verify`.
+  db->fallthrough();
   db->add_option("--db-dir", options.db_dir,
                  "database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   CLI::App* build = db->add_subcommand("build", "build the missing levels 0..N, in order");
@@ -175,6 +177,7 @@ CLI::App* add_db_command(CLI::App& app, DbOptions& options) {
       ->capture_default_str();
   db->add_subcommand("info", "the levels found, their sizes and checksums");
   for (CLI::App* action : {build, verify, db->get_subcommand("info")}) {
+    action->fallthrough();
     action->callback([&options, action]() { options.action = action->get_name(); });
   }
   return db;
