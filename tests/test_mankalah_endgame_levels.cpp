@@ -68,7 +68,15 @@ TEST(MankalahEndgame, LevelSizesAreBinomials) {
   EXPECT_EQ(kalah_endgame_level_size(0), 1u);
   EXPECT_EQ(kalah_endgame_level_size(1), 12u);
   EXPECT_EQ(kalah_endgame_level_size(8), 75582u);
-  EXPECT_EQ(kalah_endgame_level_size(48), 279871768995u);  // C(59, 11): every stone in play
+  EXPECT_EQ(kalah_endgame_level_size(KALAH_ENDGAME_MAX_LEVEL), 76223753060u);  // C(53, 11)
+  // The table against Pascal's rule.
+  for (int n = 1; n < KALAH_ENDGAME_BINOMIAL_ROWS; ++n) {
+    for (int k = 1; k <= KALAH_ENDGAME_ENTRIES; ++k) {
+      ASSERT_EQ(kalah_endgame_binomial(n, k),
+                kalah_endgame_binomial(n - 1, k - 1) + kalah_endgame_binomial(n - 1, k))
+          << n << " " << k;
+    }
+  }
   cl_ulong offset = 0;
   for (int n = 0; n <= 40; ++n) {
     EXPECT_EQ(kalah_endgame_level_offset(n), offset) << n;
