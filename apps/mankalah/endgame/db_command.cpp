@@ -1,6 +1,7 @@
 #include "endgame/db_command.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
