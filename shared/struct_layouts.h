@@ -6,6 +6,7 @@
 
 #include "shared/boids.h"
 #include "shared/kalah.h"
+#include "shared/kalah_endgame.h"
 #include "shared/random.h"
 #include "shared/raytracer.h"
 #include "shared/selftest.h"
@@ -15,6 +16,7 @@
   STRUCT(PhiloxState, PHILOX_STATE_FIELDS)           \
   STRUCT(Mwc64xState, MWC64X_STATE_FIELDS)           \
   STRUCT(KalahBoard, KALAH_BOARD_FIELDS)             \
+  STRUCT(KalahEndgamePly, KALAH_ENDGAME_PLY_FIELDS)  \
   STRUCT(RtMaterial, RT_MATERIAL_FIELDS)             \
   STRUCT(RtSphere, RT_SPHERE_FIELDS)                 \
   STRUCT(RtPlane, RT_PLANE_FIELDS)                   \

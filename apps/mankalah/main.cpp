@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "endgame/db_command.hpp"
 #include "engine.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
@@ -147,6 +148,10 @@ int main(int argc, char** argv) try {
   std::unique_ptr<clf::Runtime> bench_cpu, bench_gpu;
   CLI::App* bench_command = add_bench_command(app, bench);
 
+  mankalah::endgame::DbOptions db;
+  db.runtime = runtime;
+  CLI::App* db_command = mankalah::endgame::add_db_command(app, db);
+
 #if CLF_MANKALAH_GUI
   mankalah::GuiOptions gui;
   CLI::App* gui_command = app.add_subcommand("gui", "the GTK4 game (the default with a display)");
@@ -186,6 +191,7 @@ int main(int argc, char** argv) try {
     };
     return mankalah::run_bench(bench, std::cout, std::cerr);
   }
+  if (*db_command) return mankalah::endgame::run_db(db, std::cout, std::cerr);
 #if CLF_MANKALAH_GUI
   const bool has_display =
       std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
@@ -196,7 +202,7 @@ int main(int argc, char** argv) try {
 #endif
   std::cerr << app.help()
             << "\ncl-mankalah: no display: use a subcommand (play, analyze, perft, "
-               "match, bench)\n";
+               "match, bench, db)\n";
   return 2;
 } catch (const std::exception& error) {
   std::cerr << "cl-mankalah: " << error.what() << "\n";

@@ -1,0 +1,202 @@
+#include "endgame/db_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <random>
+
+#include "endgame/cpu_builder.hpp"
+#include "endgame/database.hpp"
+#include "endgame/gpu_builder.hpp"
+#include "endgame/level_file.hpp"
+
+namespace mankalah::endgame {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string rate_text(double per_second) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g M", per_second / 1e6);
+  return text;
+}
+
+// Opens level `level` of `dir` if its file is there; a damaged file is reported on `err` and
+// treated as missing.
+std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, std::ostream& err) {
+  const std::filesystem::path path = level_path(dir, level);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  try {
+    return LevelFile::open(path, level);
+  } catch (const DatabaseError& error) {
+    err << "cl-mankalah: " << error.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+int run_build(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
+              std::ostream& err) {
+  if (options.max_stones < 0 || options.max_stones > KALAH_ENDGAME_MAX_LEVEL) {
+    err << "cl-mankalah: db build: --max-stones must be 0.." << KALAH_ENDGAME_MAX_LEVEL << "\n";
+    return 2;
+  }
+  if (options.builder != "gpu" && options.builder != "cpu") {
+    err << "cl-mankalah: db build: --builder must be gpu or cpu, not " << options.builder << "\n";
+    return 2;
+  }
+  const int last = options.max_stones;
+  std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
+  std::vector<LevelFile> files;
+  std::unique_ptr<GpuLevelBuilder> gpu;
+  for (int n = 0; n <= last; ++n) {
+    const std::uint64_t count = kalah_endgame_level_size(n);
+    left -= count;
+    if (std::optional<LevelFile> kept = try_open(dir, n, err)) {
+      if (gpu) gpu->add_next(kept->values());
+      files.push_back(std::move(*kept));
+      out << "level " << n << ": " << count << " positions, kept\n" << std::flush;
+      continue;
+    }
+    // A damaged file is rebuilt too: its message came first.
+    if (options.builder == "gpu" && !gpu) {
+      gpu = std::make_unique<GpuLevelBuilder>(options.runtime(), last);
+      for (const LevelFile& file : files) gpu->add_next(file.values());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<cl_char> values;
+    std::string detail;
+    if (gpu) {
+      int passes = 0;
+      values = gpu->build_next(&passes);
+      detail = ", " + std::to_string(passes) + " passes";
+    } else {
+      std::vector<const cl_char*> lower;
+      for (const LevelFile& file : files) lower.push_back(file.values());
+      values = build_level_cpu(n, lower, options.threads);
+    }
+    const double seconds = seconds_since(start);
+    write_level(dir, n, values);
+    files.push_back(LevelFile::open(level_path(dir, n), n));
+    const double rate = static_cast<double>(count) / std::max(seconds, 1e-9);
+    // Time left at this level's rate: a low guess, as a larger level costs more per position.
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "level %d: %llu positions in %.3f s (%s positions/s%s), about %.0f s left\n", n,
+                  static_cast<unsigned long long>(count), seconds, rate_text(rate).c_str(),
+                  detail.c_str(), static_cast<double>(left) / rate);
+    out << line << std::flush;
+  }
+  out << "levels 0.." << last << " in " << dir.string() << "\n";
+  return 0;
+}
+
+int run_info(const std::filesystem::path& dir, std::ostream& out, std::ostream& err) {
+  int found = 0, bad = 0;
+  for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
+    if (!std::filesystem::exists(level_path(dir, n))) continue;
+    ++found;
+    if (std::optional<LevelFile> file = try_open(dir, n, err)) {
+      char line[160];
+      std::snprintf(line, sizeof line,
+                    "level %d: %llu positions, %llu bytes, checksum %016llx ok\n", n,
+                    static_cast<unsigned long long>(file->count()),
+                    static_cast<unsigned long long>(file->file_bytes()),
+                    static_cast<unsigned long long>(file->checksum()));
+      out << line;
+    } else {
+      ++bad;
+    }
+  }
+  if (found == 0) out << "no endgame database levels in " << dir.string() << "\n";
+  return bad == 0 ? 0 : 1;
+}
+
+int run_verify(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
+               std::ostream& err) {
+  int bad = 0;
+  std::vector<LevelFile> files;  // levels 0..n-1, all good so far
+  for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
+    if (!std::filesystem::exists(level_path(dir, n))) break;
+    std::optional<LevelFile> file = try_open(dir, n, err);
+    if (!file) {
+      ++bad;
+      break;  // the levels above read this one: they cannot be checked against it
+    }
+    files.push_back(std::move(*file));
+    std::vector<const cl_char*> levels;
+    for (const LevelFile& f : files) levels.push_back(f.values());
+    const std::uint64_t count = files.back().count();
+    const std::uint64_t samples = std::min<std::uint64_t>(count, std::max(options.sample, 0));
+    std::mt19937_64 random(0x5eed0000u + static_cast<unsigned>(n));
+    std::uint64_t wrong = 0;
+    for (std::uint64_t s = 0; s < samples; ++s) {
+      const std::uint64_t rank = samples == count ? s : random() % count;
+      const KalahBoard position = kalah_endgame_unrank(n, rank);
+      if (value_from_children(position, levels) != levels.back()[rank]) {
+        if (wrong++ == 0) {
+          err << "cl-mankalah: " << files.back().path().string() << ": position " << rank
+              << " disagrees with its children\n";
+        }
+      }
+    }
+    out << "level " << n << ": checksum ok, " << samples << " positions recomputed, " << wrong
+        << " wrong\n";
+    if (wrong > 0) ++bad;
+  }
+  if (files.empty() && bad == 0) {
+    err << "cl-mankalah: no endgame database levels in " << dir.string() << "\n";
+    return 1;
+  }
+  return bad == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+CLI::App* add_db_command(CLI::App& app, DbOptions& options) {
+  CLI::App* db = app.add_subcommand("db", "endgame databases: build, info, verify");
+  db->require_subcommand(1);
+  // --db-dir and the device options may also follow `build`, `info` or `verify`.
+  db->fallthrough();
+  db->add_option("--db-dir", options.db_dir,
+                 "database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
+  CLI::App* build = db->add_subcommand("build", "build the missing levels 0..N, in order");
+  build->add_option("--max-stones", options.max_stones, "N: the most stones in play")
+      ->capture_default_str();
+  build->add_option("--builder", options.builder, "gpu (the OpenCL device) or cpu")
+      ->capture_default_str();
+  build->add_option("--threads", options.threads, "cpu builder threads (0: one per core)");
+  CLI::App* verify =
+      db->add_subcommand("verify", "check checksums and recompute positions from their children");
+  verify->add_option("--sample", options.sample, "positions recomputed per level")
+      ->capture_default_str();
+  db->add_subcommand("info", "the levels found, their sizes and checksums");
+  for (CLI::App* action : {build, verify, db->get_subcommand("info")}) {
+    action->fallthrough();
+    action->callback([&options, action]() { options.action = action->get_name(); });
+  }
+  return db;
+}
+
+int run_db(const DbOptions& options, std::ostream& out, std::ostream& err) {
+  const std::filesystem::path dir =
+      options.db_dir.empty() ? default_database_dir() : std::filesystem::path(options.db_dir);
+  try {
+    if (options.action == "build") return run_build(options, dir, out, err);
+    if (options.action == "info") return run_info(dir, out, err);
+    if (options.action == "verify") return run_verify(options, dir, out, err);
+    err << "cl-mankalah: db: build, info or verify\n";
+    return 2;
+  } catch (const DatabaseError& error) {
+    err << "cl-mankalah: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace mankalah::endgame

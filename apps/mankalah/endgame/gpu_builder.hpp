@@ -1,0 +1,35 @@
+// Builds endgame database levels on an OpenCL device (kernels/mankalah/endgame_level.cl): the
+// finished levels stay on the device, one after the other, for the levels above them to read.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "framework/clf.hpp"
+#include "shared/kalah_endgame.h"
+
+namespace mankalah::endgame {
+
+class GpuLevelBuilder {
+ public:
+  // Room on the device for levels 0..max_level-1, the ones level max_level reads.
+  GpuLevelBuilder(clf::Runtime& runtime, int max_level);
+
+  // The next level in order (levels() of them so far): built here, or given (a file's values),
+  // made available to the levels above.
+  int levels() const { return levels_; }
+  std::vector<cl_char> build_next(int* passes = nullptr);
+  void add_next(const cl_char* values);
+
+ private:
+  void store(clf::Buffer<cl_char>& level_values);
+
+  clf::Runtime& runtime_;
+  int max_level_;
+  int levels_ = 0;
+  clf::DeviceBuffer<cl_char> lower_;
+  clf::CLKernel pass_;
+  clf::CLKernel store_;
+};
+
+}  // namespace mankalah::endgame

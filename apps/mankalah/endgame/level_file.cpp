@@ -1,0 +1,204 @@
+#include "endgame/level_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+namespace mankalah::endgame {
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'L', 'M', 'K', 'E', 'G', 'D', 'B'};
+// The header, padded to kHeaderBytes; fields in the host's byte order (the version check
+// refuses a file from a machine of the other order, as its version reads wrong).
+struct LevelHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t rules;
+  std::uint32_t level;
+  std::uint32_t reserved;  // zero
+  std::uint64_t count;
+  std::uint64_t checksum;
+};
+constexpr std::size_t kHeaderBytes = 64;
+static_assert(sizeof(LevelHeader) <= kHeaderBytes);
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw DatabaseError("endgame database file " + path.string() + ": " + what);
+}
+
+std::string system_error() { return std::strerror(errno); }
+
+// A name no other process, thread or call uses, next to `path` (so the rename stays in one
+// file system).
+std::filesystem::path temporary_path(const std::filesystem::path& path) {
+  static std::atomic<unsigned> calls{0};
+  const std::size_t thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
+  return path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(thread) + "." +
+         std::to_string(calls++);
+}
+
+void write_all(int fd, const void* data, std::size_t bytes, const std::filesystem::path& path) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t written = ::write(fd, p, bytes);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) fail(path, "cannot write: " + system_error());
+    p += written;
+    bytes -= static_cast<std::size_t>(written);
+  }
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(const void* data, std::size_t bytes) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    hash ^= p[i];
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::filesystem::path level_path(const std::filesystem::path& dir, int level) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level-%02d.kdb", level);
+  return dir / name;
+}
+
+void write_level(const std::filesystem::path& dir, int level, const std::vector<cl_char>& values) {
+  const std::filesystem::path path = level_path(dir, level);
+  if (values.size() != kalah_endgame_level_size(level)) {
+    fail(path, std::to_string(values.size()) + " values given for a level of " +
+                   std::to_string(kalah_endgame_level_size(level)));
+  }
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) fail(path, "cannot create the folder: " + error.message());
+
+  unsigned char header_bytes[kHeaderBytes] = {};
+  LevelHeader header{};
+  std::memcpy(header.magic, kMagic, sizeof kMagic);
+  header.version = kLevelFormatVersion;
+  header.rules = kRulesId;
+  header.level = static_cast<std::uint32_t>(level);
+  header.count = values.size();
+  header.checksum = fnv1a64(values.data(), values.size());
+  std::memcpy(header_bytes, &header, sizeof header);
+
+  const std::filesystem::path temporary = temporary_path(path);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) fail(temporary, "cannot create: " + system_error());
+  try {
+    write_all(fd, header_bytes, sizeof header_bytes, temporary);
+    write_all(fd, values.data(), values.size(), temporary);
+    if (::fsync(fd) != 0) fail(temporary, "cannot flush: " + system_error());
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = system_error();
+    ::unlink(temporary.c_str());
+    fail(path, "cannot rename " + temporary.string() + " to it: " + why);
+  }
+}
+
+LevelFile LevelFile::open(const std::filesystem::path& path, int level) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, "cannot open: " + system_error());
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    const std::string why = system_error();
+    ::close(fd);
+    fail(path, "cannot read its size: " + why);
+  }
+  const std::uint64_t bytes = static_cast<std::uint64_t>(info.st_size);
+  if (bytes < kHeaderBytes) {
+    ::close(fd);
+    fail(path, "truncated: " + std::to_string(bytes) + " bytes, the header alone needs " +
+                   std::to_string(kHeaderBytes) + " (rebuild it with `db build`)");
+  }
+  void* mapping = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (mapping == MAP_FAILED) fail(path, "cannot map: " + system_error());
+
+  LevelFile file;
+  file.path_ = path;
+  file.mapping_ = mapping;
+  file.mapped_bytes_ = bytes;
+  LevelHeader header{};
+  std::memcpy(&header, mapping, sizeof header);
+  if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0) {
+    fail(path, "not an endgame database level (wrong magic)");
+  }
+  if (header.version != kLevelFormatVersion) {
+    fail(path, "format version " + std::to_string(header.version) + ", this program reads " +
+                   std::to_string(kLevelFormatVersion) + " (rebuild it with `db build`)");
+  }
+  if (header.rules != kRulesId) fail(path, "built for other rules (rebuild it with `db build`)");
+  if (header.reserved != 0) fail(path, "a reserved header field is set (a damaged header)");
+  if (header.level != static_cast<std::uint32_t>(level)) {
+    fail(path, "holds level " + std::to_string(header.level) + ", expected level " +
+                   std::to_string(level));
+  }
+  const std::uint64_t count = kalah_endgame_level_size(level);
+  if (header.count != count) {
+    fail(path, "claims " + std::to_string(header.count) + " positions, level " +
+                   std::to_string(level) + " has " + std::to_string(count));
+  }
+  if (bytes != kHeaderBytes + count) {
+    fail(path, std::string(bytes < kHeaderBytes + count ? "truncated" : "too long") + ": " +
+                   std::to_string(bytes) + " bytes, expected " +
+                   std::to_string(kHeaderBytes + count) + " (rebuild it with `db build`)");
+  }
+  const cl_char* values =
+      reinterpret_cast<const cl_char*>(static_cast<const unsigned char*>(mapping) + kHeaderBytes);
+  if (fnv1a64(values, count) != header.checksum) {
+    fail(path, "checksum mismatch: the values are damaged (rebuild it with `db build`)");
+  }
+  file.level_ = level;
+  file.count_ = count;
+  file.checksum_ = header.checksum;
+  file.values_ = values;
+  return file;
+}
+
+LevelFile::LevelFile(LevelFile&& other) noexcept { *this = std::move(other); }
+
+LevelFile& LevelFile::operator=(LevelFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    level_ = other.level_;
+    count_ = other.count_;
+    checksum_ = other.checksum_;
+    mapping_ = other.mapping_;
+    mapped_bytes_ = other.mapped_bytes_;
+    values_ = other.values_;
+    other.mapping_ = nullptr;
+    other.values_ = nullptr;
+    other.mapped_bytes_ = 0;
+  }
+  return *this;
+}
+
+LevelFile::~LevelFile() { release(); }
+
+void LevelFile::release() {
+  if (mapping_ != nullptr) ::munmap(mapping_, mapped_bytes_);
+  mapping_ = nullptr;
+}
+
+}  // namespace mankalah::endgame

@@ -1,0 +1,72 @@
+// One endgame database level on disk: a header (magic, format version, rules, level, count,
+// checksum of the payload) and one signed byte per position in rank order. Written to a
+// temporary file and renamed, so a reader sees the old file or the whole new one; read by
+// memory-mapping, after every header field and the checksum have been checked.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "shared/kalah_endgame.h"
+
+namespace mankalah::endgame {
+
+// A level file that cannot be used; the message names the file and what is wrong with it.
+class DatabaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+constexpr std::uint32_t kLevelFormatVersion = 1;
+// Identifies the rules of shared/kalah.h (6 pits, sowing skips the opponent's store, a capture
+// needs a non-empty opposite pit, the rows go to their owners at the end). Change it whenever
+// those rules change, so that files built under other rules are refused.
+constexpr std::uint32_t kRulesId = 0x4B363101;
+
+// FNV-1a, 64 bits: catches damaged and truncated payloads (not an adversary).
+std::uint64_t fnv1a64(const void* data, std::size_t bytes);
+
+// "<dir>/level-NN.kdb".
+std::filesystem::path level_path(const std::filesystem::path& dir, int level);
+
+// Writes level `level` (values.size() must be its position count) atomically into `dir`,
+// creating `dir` when needed. Throws DatabaseError when it cannot.
+void write_level(const std::filesystem::path& dir, int level, const std::vector<cl_char>& values);
+
+// A level file, memory-mapped read-only for as long as the object lives.
+class LevelFile {
+ public:
+  // Opens and checks `path`, which must hold level `level`; throws DatabaseError otherwise.
+  static LevelFile open(const std::filesystem::path& path, int level);
+
+  LevelFile(LevelFile&& other) noexcept;
+  LevelFile& operator=(LevelFile&& other) noexcept;
+  LevelFile(const LevelFile&) = delete;
+  LevelFile& operator=(const LevelFile&) = delete;
+  ~LevelFile();
+
+  int level() const { return level_; }
+  std::uint64_t count() const { return count_; }
+  std::uint64_t checksum() const { return checksum_; }
+  std::uint64_t file_bytes() const { return mapped_bytes_; }
+  const std::filesystem::path& path() const { return path_; }
+  // The values in rank order (count() of them).
+  const cl_char* values() const { return values_; }
+
+ private:
+  LevelFile() = default;
+  void release();
+
+  std::filesystem::path path_;
+  int level_ = 0;
+  std::uint64_t count_ = 0;
+  std::uint64_t checksum_ = 0;
+  void* mapping_ = nullptr;
+  std::uint64_t mapped_bytes_ = 0;
+  const cl_char* values_ = nullptr;
+};
+
+}  // namespace mankalah::endgame

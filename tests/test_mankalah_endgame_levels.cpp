@@ -1,0 +1,170 @@
+// Endgame database levels: the ranking is a bijection, moves within a level lower the potential,
+// the CPU builder agrees with a full-width minimax to the end of the game, and the device
+// builder agrees with the CPU builder byte for byte.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "endgame/cpu_builder.hpp"
+#include "endgame/gpu_builder.hpp"
+#include "shared/kalah_endgame.h"
+#include "test_support.hpp"
+
+namespace {
+
+// The mirror of `board`: the rows and stores swapped, the other side to move.
+KalahBoard mirrored(const KalahBoard& board) {
+  KalahBoard mirror = board;
+  for (int c = 0; c < KALAH_CELLS; ++c) mirror.cells[c] = board.cells[(c + 7) % KALAH_CELLS];
+  mirror.to_move = static_cast<cl_uchar>(1 - board.to_move);
+  return mirror;
+}
+
+// A random board with `stones` in the pits, random stores and side to move.
+KalahBoard random_board(int stones, std::mt19937& random) {
+  KalahBoard board{};
+  for (int s = 0; s < stones; ++s) {
+    const int pit = static_cast<int>(random() % 12);
+    ++board.cells[pit < KALAH_PITS ? pit : pit + 1];
+  }
+  board.cells[KALAH_BOTTOM_STORE] = static_cast<cl_uchar>(random() % 10);
+  board.cells[KALAH_TOP_STORE] = static_cast<cl_uchar>(random() % 10);
+  board.to_move = static_cast<cl_uchar>(random() % 2);
+  return board;
+}
+
+// (mover's final score - opponent's) with perfect play, by a full-width search to the end.
+int minimax_margin(const KalahBoard& board) {
+  if (kalah_is_over(&board)) {
+    return kalah_score(&board, board.to_move) - kalah_score(&board, 1 - board.to_move);
+  }
+  int best = -KALAH_INFINITY;
+  const int first = kalah_first_pit(board.to_move);
+  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
+    if (board.cells[pit] == 0) continue;
+    KalahBoard child = board;
+    kalah_sow(&child, pit);
+    const int value = minimax_margin(child);
+    best = std::max(best, child.to_move == board.to_move ? value : -value);
+  }
+  return best;
+}
+
+std::vector<std::vector<cl_char>> cpu_levels(int last) {
+  std::vector<std::vector<cl_char>> levels;
+  std::vector<const cl_char*> lower;
+  for (int n = 0; n <= last; ++n) {
+    levels.push_back(mankalah::endgame::build_level_cpu(n, lower, 2));
+    lower.push_back(levels.back().data());
+  }
+  return levels;
+}
+
+}  // namespace
+
+TEST(MankalahEndgame, LevelSizesAreBinomials) {
+  EXPECT_EQ(kalah_endgame_level_size(0), 1u);
+  EXPECT_EQ(kalah_endgame_level_size(1), 12u);
+  EXPECT_EQ(kalah_endgame_level_size(8), 75582u);
+  EXPECT_EQ(kalah_endgame_level_size(KALAH_ENDGAME_MAX_LEVEL), 76223753060u);  // C(53, 11)
+  // The table against Pascal's rule.
+  for (int n = 1; n < KALAH_ENDGAME_BINOMIAL_ROWS; ++n) {
+    for (int k = 1; k <= KALAH_ENDGAME_ENTRIES; ++k) {
+      ASSERT_EQ(kalah_endgame_binomial(n, k),
+                kalah_endgame_binomial(n - 1, k - 1) + kalah_endgame_binomial(n - 1, k))
+          << n << " " << k;
+    }
+  }
+  cl_ulong offset = 0;
+  for (int n = 0; n <= 40; ++n) {
+    EXPECT_EQ(kalah_endgame_level_offset(n), offset) << n;
+    offset += kalah_endgame_level_size(n);
+  }
+}
+
+TEST(MankalahEndgame, RankingIsABijection) {
+  for (int n = 0; n <= 7; ++n) {
+    for (cl_ulong rank = 0; rank < kalah_endgame_level_size(n); ++rank) {
+      const KalahBoard position = kalah_endgame_unrank(n, rank);
+      ASSERT_EQ(kalah_endgame_stones(&position), n);
+      ASSERT_EQ(position.to_move, KALAH_BOTTOM);
+      ASSERT_EQ(position.cells[KALAH_BOTTOM_STORE] + position.cells[KALAH_TOP_STORE], 0);
+      ASSERT_EQ(kalah_endgame_rank(&position), rank) << "level " << n;
+    }
+  }
+  // Every board of a level, either side to move, ranks into the level and back to itself
+  // (mirrored when TOP moves), up to the largest levels.
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int n = static_cast<int>(random() % (KALAH_ENDGAME_MAX_LEVEL + 1));
+    const KalahBoard board = random_board(n, random);
+    const cl_ulong rank = kalah_endgame_rank(&board);
+    ASSERT_LT(rank, kalah_endgame_level_size(n));
+    KalahBoard expected = board.to_move == KALAH_BOTTOM ? board : mirrored(board);
+    expected.cells[KALAH_BOTTOM_STORE] = expected.cells[KALAH_TOP_STORE] = 0;
+    const KalahBoard back = kalah_endgame_unrank(n, rank);
+    for (int c = 0; c < KALAH_CELLS; ++c) ASSERT_EQ(back.cells[c], expected.cells[c]) << c;
+    ASSERT_EQ(kalah_endgame_rank(&board), kalah_endgame_rank(&expected));
+  }
+}
+
+// The proof that a level can be built: a move that keeps every stone on the board passes the
+// turn and lowers the potential.
+TEST(MankalahEndgame, SameLevelMovesLowerThePotential) {
+  for (int n = 1; n <= 8; ++n) {
+    for (cl_ulong rank = 0; rank < kalah_endgame_level_size(n); ++rank) {
+      const KalahBoard position = kalah_endgame_unrank(n, rank);
+      if (kalah_endgame_is_terminal(&position)) continue;
+      for (int pit = 0; pit < KALAH_PITS; ++pit) {
+        KalahEndgamePly move;
+        if (!kalah_endgame_play(&position, pit, &move) || move.game_over) continue;
+        ASSERT_LE(move.level, n);
+        if (move.level < n) continue;
+        ASSERT_FALSE(move.same_mover);
+        ASSERT_EQ(move.gain, 0);
+        const KalahBoard child = kalah_endgame_unrank(n, move.rank);
+        ASSERT_LT(kalah_endgame_potential(&child), kalah_endgame_potential(&position));
+      }
+    }
+  }
+}
+
+TEST(MankalahEndgame, CpuLevelsEqualMinimaxToTheEnd) {
+  const int last = 8;
+  const std::vector<std::vector<cl_char>> levels = cpu_levels(last);
+  std::mt19937 random(5);
+  for (int n = 0; n <= last; ++n) {
+    // Thousands of positions in all; the search without the database grows fast with n.
+    const int trials = n < last ? 1000 : 200;
+    for (int trial = 0; trial < trials; ++trial) {
+      const KalahBoard board = random_board(n, random);
+      const int stores =
+          board.cells[kalah_store(board.to_move)] - board.cells[kalah_store(1 - board.to_move)];
+      const int value = levels[static_cast<std::size_t>(n)][kalah_endgame_rank(&board)];
+      ASSERT_EQ(stores + value, minimax_margin(board)) << "level " << n << " trial " << trial;
+    }
+  }
+}
+
+TEST(MankalahEndgame, DeviceLevelsEqualCpuLevelsByteForByte) {
+  const int last = 8;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  for (int n = 0; n <= last; ++n) {
+    int passes = 0;
+    const std::vector<cl_char> got = builder.build_next(&passes);
+    ASSERT_EQ(got, expected[static_cast<std::size_t>(n)]) << "level " << n;
+    EXPECT_LE(passes, 5 * n + 2) << "level " << n;
+  }
+}
+
+// Levels given from files (a resumed build) serve the levels above as built ones do.
+TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
+  const int last = 6;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
+  EXPECT_EQ(builder.build_next(), expected[last]);
+}
