@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "apps/gtk/event_log.hpp"
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/window_app.hpp"
 #include "engine.hpp"
@@ -17,6 +18,28 @@
 namespace mankalah {
 
 namespace {
+
+// For tests that drive the window from outside: what it offers and where its controls are.
+void log_layout(Gui* g) {
+  if (!clf::gtk::events_enabled()) return;
+  std::string engines = "[", times = "[";
+  for (const std::string& name : engine_names())
+    engines += (engines.size() > 1 ? ",\"" : "\"") + name + "\"";
+  for (int ms : g->time_choices) times += (times.size() > 1 ? "," : "") + std::to_string(ms);
+  clf::gtk::log_event("ready", {clf::gtk::EventField::raw("engines", engines + "]"),
+                                clf::gtk::EventField::raw("times_ms", times + "]"),
+                                {"engine", g->engine},
+                                {"time_ms", g->time_ms}});
+  for (int c = 0; c < KALAH_CELLS; ++c) {
+    if (c != KALAH_TOP_STORE && c != KALAH_BOTTOM_STORE)
+      clf::gtk::log_widget_bounds(("pit" + std::to_string(c)).c_str(), g->cells[c]);
+  }
+  clf::gtk::log_widget_bounds("undo", g->undo);
+  clf::gtk::log_widget_bounds("hint", g->hint);
+  clf::gtk::log_widget_bounds("move_now", g->move_now);
+  clf::gtk::log_widget_bounds("engine", g->engine_dropdown);
+  clf::gtk::log_widget_bounds("time", g->time_dropdown);
+}
 
 void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
   g->app = app;
@@ -72,6 +95,7 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
       g);
   g->smoke.set_on_finish([g] { g->cancel_search(); });
   g->smoke.start(app, window, g->options.screenshot);
+  log_layout(g);
   if (g->options.match)
     g->start_match();
   else

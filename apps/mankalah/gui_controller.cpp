@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/gtk/event_log.hpp"
 #include "gui_window.hpp"
 
 namespace mankalah {
@@ -36,6 +37,9 @@ void Gui::start_search(SearchKind kind) {
   search_started = Clock::now();
   has_progress = false;
   smoke_move_now_sent = false;
+  clf::gtk::log_event("search_start", {{"kind", kind == SearchKind::hint ? "hint" : "ai"},
+                                       {"engine", engine},
+                                       {"budget_ms", time_ms}});
   worker->submit(request);
   refresh();
 }
@@ -70,6 +74,7 @@ void Gui::play(int pit) {
   turn_lines.push_back(describe_move(*move, session.human_side()));
   hint_pit = -1;
   if (ai) ++ai_moves;
+  log_move(*move, ai);
   refresh();
   maybe_start_ai(ai ? kChainPauseMs : 0);
 }
@@ -83,10 +88,18 @@ void Gui::human_play(int pit) {
 void Gui::receive(SearchReply reply) {
   if (reply.serial != active_serial) return;  // cancelled by undo, new game or a click
   const SearchKind kind = active_kind;
+  const bool stopped = move_now_pressed != Clock::time_point{};
+  const double searched_ms = ms_since(search_started);
   active_stop.reset();
   active_serial = 0;
   active_kind = SearchKind::none;
-  if (move_now_pressed != Clock::time_point{}) {
+  clf::gtk::log_event("search_end", {{"kind", kind == SearchKind::hint ? "hint" : "ai"},
+                                     {"engine", reply.engine},
+                                     {"ms", searched_ms},
+                                     {"move", reply.result.move},
+                                     {"stopped", stopped},
+                                     {"error", reply.error}});
+  if (stopped) {
     slowest_move_now_ms = std::max(slowest_move_now_ms, ms_since(move_now_pressed));
     move_now_pressed = Clock::time_point{};
   } else {
@@ -176,6 +189,7 @@ void Gui::new_game() {
   previous_lines.clear();
   hint_pit = -1;
   session.new_game(next_settings);
+  clf::gtk::log_event("new_game");
   refresh();
   maybe_start_ai(0);
 }
@@ -202,16 +216,38 @@ void Gui::next_match_game() {
 
 void Gui::take_back() {
   cancel_search();
-  if (session.undo()) {
+  const bool undone = session.undo();
+  if (undone) {
     turn_lines = {"Took back your last move."};
     previous_lines.clear();
   }
+  clf::gtk::log_event("undo", {{"done", undone}});
   hint_pit = -1;
   refresh();
 }
 
 void Gui::ask_hint() {
   if (session.human_to_move() && active_kind == SearchKind::none) start_search(SearchKind::hint);
+}
+
+void Gui::log_move(const MoveRecord& move, bool by_ai) const {
+  if (!clf::gtk::events_enabled()) return;
+  std::string cells = "[";
+  for (int c = 0; c < KALAH_CELLS; ++c)
+    cells += (c > 0 ? "," : "") + std::to_string(move.after.cells[c]);
+  clf::gtk::log_event("move", {{"by", by_ai ? "ai" : "human"},
+                               {"side", move.side},
+                               {"pit", move.pit},
+                               clf::gtk::EventField::raw("board", cells + "]"),
+                               {"over", move.game_over}});
+  if (move.game_over) {
+    clf::gtk::log_event("game_over", {{"top", kalah_score(&move.after, KALAH_TOP)},
+                                      {"bottom", kalah_score(&move.after, KALAH_BOTTOM)}});
+  }
+}
+
+void Gui::log_settings() const {
+  clf::gtk::log_event("settings", {{"engine", engine}, {"time_ms", time_ms}});
 }
 
 gboolean on_key(GtkEventControllerKey*, guint key, guint, GdkModifierType state, gpointer data) {

@@ -31,6 +31,7 @@ void append_settings(GtkWidget* panel, Gui* g) {
       static_cast<int>(std::find(names.begin(), names.end(), g->engine) - names.begin()),
       +[](GObject* o, GParamSpec*, gpointer d) {
         if (selected(o) < engine_names().size()) gui_of(d)->engine = engine_names()[selected(o)];
+        gui_of(d)->log_settings();
         gui_of(d)->refresh();
       },
       g);
@@ -49,13 +50,14 @@ void append_settings(GtkWidget* panel, Gui* g) {
       std::snprintf(text, sizeof text, ms % 1000 == 0 ? "%.0f s" : "%.1f s", ms / 1000.0);
     times.push_back(text);
   }
-  dropdown(
+  g->time_dropdown = dropdown(
       panel, "Time per AI move", times,
       static_cast<int>(std::find(g->time_choices.begin(), g->time_choices.end(), g->time_ms) -
                        g->time_choices.begin()),
       +[](GObject* o, GParamSpec*, gpointer d) {
         if (selected(o) < gui_of(d)->time_choices.size())
           gui_of(d)->time_ms = gui_of(d)->time_choices[selected(o)];
+        gui_of(d)->log_settings();
       },
       g);
   // The device the GPU engines use (the choice --device and friends made, preselected).

@@ -76,6 +76,7 @@ struct Gui {
   GtkWidget* hint = nullptr;
   GtkWidget* match_label = nullptr;
   GtkWidget* engine_dropdown = nullptr;
+  GtkWidget* time_dropdown = nullptr;
   std::vector<int> time_choices;
 
   std::unique_ptr<clf::gtk::LatestOnlyWorker<SearchRequest, SearchReply>> worker;
@@ -155,6 +156,9 @@ struct Gui {
   void take_back();
 
   void ask_hint();
+  // For tests that drive the window from outside (clf::gtk::log_event; off unless asked for).
+  void log_move(const MoveRecord& move, bool by_ai) const;
+  void log_settings() const;
 
   // Every 100 ms: the status line's clock, how long the UI went without a tick while a search
   // ran, and the smoke test's steps.
