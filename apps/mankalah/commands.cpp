@@ -1,4 +1,4 @@
-#include "commands.hpp"
+#include "apps/mankalah/commands.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -12,9 +12,9 @@
 #include <sstream>
 #include <thread>
 
-#include "cpu_search.hpp"
-#include "game.hpp"
-#include "gpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/game.hpp"
+#include "apps/mankalah/gpu_search.hpp"
 
 namespace mankalah {
 

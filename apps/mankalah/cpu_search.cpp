@@ -1,4 +1,4 @@
-#include "cpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "gpu_search.hpp"
+#include "apps/mankalah/gpu_search.hpp"
 
 #include <algorithm>
 #include <chrono>

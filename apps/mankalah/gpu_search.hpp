@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/position_table.hpp"
 #include "framework/clf.hpp"
-#include "position_table.hpp"
 
 namespace mankalah {
 

@@ -4,7 +4,7 @@
 // a stop flag per search, so "move now", undo and new game never wait for it; a status line with
 // depth and nodes/s; hint; settings (engine, time per move, device, side, who starts); the end
 // score; Calvin's two-game match. The game itself is Session (GTK-free, unit-tested).
-#include "gui.hpp"
+#include "apps/mankalah/gui.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -20,9 +20,9 @@
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
+#include "apps/mankalah/session.hpp"
 #include "framework/runtime.hpp"
-#include "session.hpp"
 
 namespace mankalah {
 

@@ -1,0 +1,9 @@
+// Mankalah's shared structs for the layout check (shared/struct_layouts.h says how).
+#ifndef SHARED_MANKALAH_STRUCT_LAYOUTS_H
+#define SHARED_MANKALAH_STRUCT_LAYOUTS_H
+
+#include "shared/mankalah/kalah.h"
+
+#define MANKALAH_STRUCTS(STRUCT) STRUCT(KalahBoard, KALAH_BOARD_FIELDS)
+
+#endif  // SHARED_MANKALAH_STRUCT_LAYOUTS_H
