@@ -1,6 +1,6 @@
 // CLKernel: an OpenCL kernel built once and called like a function.
 //
-//   clf::CLKernel saxpy(clf::kernel_source("kernels/selftest.cl"), "saxpy");
+//   clf::CLKernel saxpy(clf::kernel_source("kernels/cl-info/selftest.cl"), "saxpy");
 //   saxpy(clf::Range::linear(n, 256), 2.0f, x, y, cl_uint(n));
 //
 // Arguments are checked against the kernel's signature (clGetKernelArgInfo) on every call: a

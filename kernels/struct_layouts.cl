@@ -1,6 +1,9 @@
-// Writes, for every shared struct, its size and then each field's offset, in the order of
-// CLF_SHARED_STRUCTS, so the host can compare them with its own layout.
-#include "shared/struct_layouts.h"
+// Writes, for every struct of one owner's list, its size and then each field's offset, in the
+// list's order, so the host can compare them with its own layout. The program first includes
+// the owner's list and defines CLF_LAYOUT_STRUCTS as its name (tests/test_struct_layout.cpp).
+#ifndef CLF_LAYOUT_STRUCTS
+#error "define CLF_LAYOUT_STRUCTS as a struct list, e.g. CLF_FRAMEWORK_STRUCTS"
+#endif
 
 #define CLF_LAYOUT_FIELD(field) \
   out[n++] = (ulong)((__global char*)&probe->field - (__global char*)probe);
@@ -14,5 +17,5 @@
 __kernel void struct_layouts(__global ulong* out, __global uchar* scratch) {
   if (get_global_id(0) != 0) return;
   uint n = 0;
-  CLF_SHARED_STRUCTS(CLF_LAYOUT_STRUCT)
+  CLF_LAYOUT_STRUCTS(CLF_LAYOUT_STRUCT)
 }

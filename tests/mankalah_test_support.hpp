@@ -3,7 +3,7 @@
 
 #include <initializer_list>
 
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace mankalah_test {
 

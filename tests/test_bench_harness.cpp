@@ -66,8 +66,8 @@ TEST(BenchHarnessStatistics, MedianAndMinimum) {
   EXPECT_THROW(bench::minimum({}), std::invalid_argument);
 }
 
-// A case whose device work is a saxpy on n floats (kernels/selftest.cl) and whose result can be
-// made wrong on purpose; it counts its runs.
+// A case whose device work is a saxpy on n floats (kernels/cl-info/selftest.cl) and whose result
+// can be made wrong on purpose; it counts its runs.
 class FakeCase : public bench::BenchCase {
  public:
   FakeCase(std::string primitive, std::string variant, std::string dtype)
@@ -84,7 +84,8 @@ class FakeCase : public bench::BenchCase {
     n_ = n;
     x_.emplace(runtime, n);
     y_.emplace(runtime, n);
-    if (!saxpy_) saxpy_.emplace(runtime, clf::kernel_source("kernels/selftest.cl"), "saxpy");
+    if (!saxpy_)
+      saxpy_.emplace(runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "saxpy");
     return 2.0;
   }
   double upload() override {

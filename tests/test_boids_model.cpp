@@ -1,4 +1,4 @@
-// The boids model on the device against the CPU reference (shared/boids.h on both sides).
+// The boids model on the device against the CPU reference (shared/boids/boids.h on both sides).
 #include <gtest/gtest.h>
 
 #include <cmath>

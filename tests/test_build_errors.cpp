@@ -10,7 +10,7 @@ using clf_test::runtime;
 
 TEST(BuildErrors, CarryLogOptionsAndTheOffendingLine) {
   const char* broken =
-      "#include \"shared/selftest.h\"\n"
+      "#include \"shared/cl-info/selftest.h\"\n"
       "__kernel void broken(__global float* out) {\n"
       "  out[0] = undeclared_variable * 2.0f;\n"
       "}\n";
@@ -71,7 +71,8 @@ TEST(BuildErrors, UnknownIncludeNamesFileAndLine) {
 }
 
 TEST(BuildErrors, UnknownKernelSourceListsEmbeddedFiles) {
-  EXPECT_CLF_ERROR(clf::kernel_source("kernels/nope.cl"), "kernels/nope.cl", "kernels/selftest.cl");
+  EXPECT_CLF_ERROR(clf::kernel_source("kernels/nope.cl"), "kernels/nope.cl",
+                   "kernels/cl-info/selftest.cl");
 }
 
 TEST(BuildErrors, ErrorCodesHaveNames) {

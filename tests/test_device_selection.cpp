@@ -177,7 +177,7 @@ TEST(DeviceSelection, SeveralRuntimesLiveInOneProcess) {
   for (clf::Runtime* runtime : {&first, &second}) {
     clf::Buffer<float> device_x(*runtime, x);
     clf::Buffer<float> device_y(*runtime, 3);
-    clf::CLKernel saxpy(*runtime, clf::kernel_source("kernels/selftest.cl"), "saxpy");
+    clf::CLKernel saxpy(*runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "saxpy");
     saxpy(clf::Range::linear(3), scale, device_x, device_y, cl_uint{3});
     EXPECT_EQ(device_y.host(), (std::vector<float>{scale, 2 * scale, 3 * scale}));
     scale += 1.0f;

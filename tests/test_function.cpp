@@ -1,7 +1,7 @@
 // CLFunction: plain OpenCL C functions called from the host through a generated wrapper.
 #include <gtest/gtest.h>
 
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 #include "test_support.hpp"
 
 namespace {
@@ -9,7 +9,7 @@ namespace {
 using clf_test::runtime;
 
 const char* kFunctions = R"(
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 int add_ints(int a, int b) { return a + b; }
 uint rotate_left(uint x, uint bits) { return rotate(x, bits); }
 float hypotenuse(float a, float b) { return sqrt(a * a + b * b); }
@@ -93,7 +93,7 @@ TEST(Function, SharedStructsInAndOut) {
 
 TEST(Function, SharedHeaderFunctionMatchesTheHost) {
   clf::CLFunction<SelfTestParticle(SelfTestParticle, cl_float)> step(
-      runtime(), clf::kernel_source("kernels/selftest.cl"), "selftest_step");
+      runtime(), clf::kernel_source("kernels/cl-info/selftest.cl"), "selftest_step");
   SelfTestParticle p{};
   p.position = {{1, 2, 3, 0}};
   p.velocity = {{0.5f, 4, -1, 0}};

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <thread>
 
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 #include "test_support.hpp"
 
 namespace {
@@ -12,7 +12,7 @@ namespace {
 using clf_test::runtime;
 
 const char* kArgKernels = R"(
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 __kernel void scale(__global float* data, float factor, uint n) {
   const uint i = get_global_id(0);
   if (i < n) data[i] *= factor;

@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "commands.hpp"
-#include "cpu_search.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/cpu_search.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "endgame/cpu_builder.hpp"
-#include "endgame/database.hpp"
-#include "endgame/db_command.hpp"
-#include "endgame/level_file.hpp"
+#include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/database.hpp"
+#include "apps/mankalah/endgame/db_command.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
 #include "test_support.hpp"
 
 namespace {

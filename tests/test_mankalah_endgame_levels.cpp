@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "endgame/cpu_builder.hpp"
-#include "endgame/gpu_builder.hpp"
-#include "shared/kalah_endgame.h"
+#include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "shared/mankalah/kalah_endgame.h"
 #include "test_support.hpp"
 
 namespace {

@@ -1,11 +1,11 @@
-// The Mankalah rules of shared/kalah.h, case by case, on the host; the kernels compile the same
-// header, and the search tests compare their results with these.
+// The Mankalah rules of shared/mankalah/kalah.h, case by case, on the host; the kernels compile the
+// same header, and the search tests compare their results with these.
 #include <gtest/gtest.h>
 
-#include "cpu_search.hpp"
-#include "game.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/game.hpp"
 #include "mankalah_test_support.hpp"
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <random>
 #include <thread>
 
-#include "cpu_search.hpp"
-#include "gpu_search.hpp"
-#include "position_table.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/gpu_search.hpp"
+#include "apps/mankalah/position_table.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -2,9 +2,9 @@
 // score and Calvin's two-game match; and where the last stone of a move lands.
 #include <gtest/gtest.h>
 
-#include "game.hpp"
+#include "apps/mankalah/game.hpp"
+#include "apps/mankalah/session.hpp"
 #include "mankalah_test_support.hpp"
-#include "session.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The boids model on a device: a Simulation owns the state and the grid, steps it on the
 // neighbour grid (or brute force), and takes new rules between steps without rebuilding kernels.
-// A CPU reference (brute force, the same shared/boids.h functions) checks it.
+// A CPU reference (brute force, the same shared/boids/boids.h functions) checks it.
 #pragma once
 
 #include <array>
@@ -12,7 +12,7 @@
 #include "framework/clf.hpp"
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/sort.hpp"
-#include "shared/boids.h"
+#include "shared/boids/boids.h"
 
 namespace boids {
 
@@ -135,7 +135,7 @@ class Simulation {
 };
 
 // The CPU reference: the seeded initial state and one brute-force step, with the same
-// shared/boids.h functions the kernels use.
+// shared/boids/boids.h functions the kernels use.
 State reference_initial_state(std::size_t count, std::uint64_t seed, const BoidsRules& rules);
 State reference_step(const State& state, const BoidsRules& rules);
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "framework/clf.hpp"
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 
 namespace cl_info {
 
@@ -37,7 +37,7 @@ CheckResult check_saxpy(clf::Runtime& runtime) {
   }
   clf::Buffer<float> device_x(runtime, x);
   clf::Buffer<float> device_y(runtime, y);
-  clf::CLKernel saxpy(runtime, clf::kernel_source("kernels/selftest.cl"), "saxpy");
+  clf::CLKernel saxpy(runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "saxpy");
   const auto start = std::chrono::steady_clock::now();
   saxpy(clf::Range::linear(n, 256), 2.0f, device_x, device_y, n);
   saxpy(clf::Range::linear(n, 256), 2.0f, device_x, device_y, n);
@@ -73,7 +73,8 @@ CheckResult check_particles(clf::Runtime& runtime) {
     particles[i].id = static_cast<cl_int>(i);
   }
   clf::Buffer<SelfTestParticle> device_particles(runtime, particles);
-  clf::CLKernel step(runtime, clf::kernel_source("kernels/selftest.cl"), "selftest_particles");
+  clf::CLKernel step(runtime, clf::kernel_source("kernels/cl-info/selftest.cl"),
+                     "selftest_particles");
   for (int s = 0; s < steps; ++s) step(clf::Range::linear(n, 64), device_particles, dt, n);
   std::size_t wrong = 0;
   for (cl_uint i = 0; i < n; ++i) {
@@ -95,7 +96,7 @@ CheckResult check_particles(clf::Runtime& runtime) {
 // A device function called from the host through a generated wrapper kernel.
 CheckResult check_function(clf::Runtime& runtime) {
   clf::CLFunction<SelfTestParticle(SelfTestParticle, cl_float)> step(
-      runtime, clf::kernel_source("kernels/selftest.cl"), "selftest_step");
+      runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "selftest_step");
   SelfTestParticle p{};
   p.position = {{0.0f, 10.0f, 0.0f, 0.0f}};
   p.velocity = {{2.0f, 0.0f, 0.0f, 0.0f}};
@@ -115,7 +116,7 @@ CheckResult check_local_memory(clf::Runtime& runtime) {
   for (cl_uint i = 0; i < n; ++i) values[i] = static_cast<float>(i % 100) * 0.25f;
   double expected = 0;
   for (float v : values) expected += v;
-  clf::CLKernel group_sum(runtime, clf::kernel_source("kernels/selftest.cl"), "group_sum");
+  clf::CLKernel group_sum(runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "group_sum");
   std::size_t local = 1;
   while (local * 2 <= std::min<std::size_t>(256, group_sum.max_work_group_size())) local *= 2;
   clf::Buffer<float> device_values(runtime, values);

@@ -2,9 +2,9 @@
 #include <iomanip>
 #include <iostream>
 
-#include "command_support.hpp"
-#include "commands.hpp"
-#include "game.hpp"
+#include "apps/mankalah/command_support.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/game.hpp"
 
 namespace mankalah {
 

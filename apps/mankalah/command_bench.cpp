@@ -8,10 +8,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "command_support.hpp"
-#include "commands.hpp"
-#include "cpu_search.hpp"
-#include "gpu_search.hpp"
+#include "apps/mankalah/command_support.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/gpu_search.hpp"
 
 namespace mankalah {
 

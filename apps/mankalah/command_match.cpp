@@ -9,8 +9,8 @@
 #include <random>
 #include <thread>
 
-#include "command_support.hpp"
-#include "commands.hpp"
+#include "apps/mankalah/command_support.hpp"
+#include "apps/mankalah/commands.hpp"
 
 namespace mankalah {
 

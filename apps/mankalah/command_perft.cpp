@@ -4,11 +4,11 @@
 #include <iomanip>
 #include <iostream>
 
-#include "command_support.hpp"
-#include "commands.hpp"
-#include "cpu_search.hpp"
-#include "game.hpp"
-#include "gpu_search.hpp"
+#include "apps/mankalah/command_support.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/game.hpp"
+#include "apps/mankalah/gpu_search.hpp"
 
 namespace mankalah {
 

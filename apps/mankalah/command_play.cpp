@@ -4,8 +4,8 @@
 #include <iomanip>
 #include <iostream>
 
-#include "commands.hpp"
-#include "game.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/game.hpp"
 
 namespace mankalah {
 

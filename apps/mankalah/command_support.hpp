@@ -4,7 +4,7 @@
 #include <random>
 #include <string>
 
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace mankalah {
 

@@ -1,9 +1,9 @@
 // The options every searching command shares, and the helpers of command_support.hpp; each
 // command is in its own command_<name>.cpp.
-#include "commands.hpp"
+#include "apps/mankalah/commands.hpp"
 
-#include "command_support.hpp"
-#include "game.hpp"
+#include "apps/mankalah/command_support.hpp"
+#include "apps/mankalah/game.hpp"
 
 namespace mankalah {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 
 namespace clf {
 class Runtime;

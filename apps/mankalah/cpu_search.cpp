@@ -1,11 +1,11 @@
-#include "cpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "minimax_core.hpp"
-#include "position_table.hpp"
+#include "apps/mankalah/minimax_core.hpp"
+#include "apps/mankalah/position_table.hpp"
 
 namespace mankalah {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 
 namespace mankalah {
 

@@ -1,9 +1,9 @@
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 
 #include <stdexcept>
 
-#include "cpu_search.hpp"
-#include "gpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/gpu_search.hpp"
 
 namespace mankalah {
 

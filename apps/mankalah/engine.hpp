@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace clf {
 class Runtime;

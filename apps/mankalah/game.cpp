@@ -1,4 +1,4 @@
-#include "game.hpp"
+#include "apps/mankalah/game.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace mankalah {
 

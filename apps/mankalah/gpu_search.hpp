@@ -9,10 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "cpu_search.hpp"
+#include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/launch_cost.hpp"
+#include "apps/mankalah/position_table.hpp"
 #include "framework/clf.hpp"
-#include "launch_cost.hpp"
-#include "position_table.hpp"
 
 namespace mankalah {
 

@@ -1,7 +1,7 @@
 // The cl-mankalah window: the board with the game's messages on the left, the panel on the right,
 // keys for the whole window and the 100 ms tick; the AI runs on a worker thread
 // (clf::gtk::run_window).
-#include "gui.hpp"
+#include "apps/mankalah/gui.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -11,9 +11,9 @@
 #include "apps/gtk/event_log.hpp"
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/window_app.hpp"
-#include "engine.hpp"
-#include "gui_engine_host.hpp"
-#include "gui_window.hpp"
+#include "apps/mankalah/engine.hpp"
+#include "apps/mankalah/gui_engine_host.hpp"
+#include "apps/mankalah/gui_window.hpp"
 
 namespace mankalah {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gui_window.hpp"
+#include "apps/mankalah/gui_window.hpp"
 
 namespace mankalah {
 

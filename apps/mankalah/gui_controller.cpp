@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "apps/gtk/event_log.hpp"
-#include "gui_window.hpp"
+#include "apps/mankalah/gui_window.hpp"
 
 namespace mankalah {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 #include "framework/runtime.hpp"
 
 namespace mankalah {

@@ -6,8 +6,8 @@
 
 #include "apps/gtk/controls.hpp"
 #include "apps/gtk/frame_view.hpp"
+#include "apps/mankalah/gui_window.hpp"
 #include "framework/device.hpp"
-#include "gui_window.hpp"
 
 namespace mankalah {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "apps/gtk/render_watch.hpp"
-#include "gui_window.hpp"
+#include "apps/mankalah/gui_window.hpp"
 
 namespace mankalah {
 

@@ -15,9 +15,9 @@
 
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
-#include "gui.hpp"
-#include "gui_engine_host.hpp"
-#include "session.hpp"
+#include "apps/mankalah/gui.hpp"
+#include "apps/mankalah/gui_engine_host.hpp"
+#include "apps/mankalah/session.hpp"
 
 namespace mankalah {
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gpu_search.hpp"
-#include "minimax_core.hpp"
+#include "apps/mankalah/gpu_search.hpp"
+#include "apps/mankalah/minimax_core.hpp"
 
 namespace mankalah {
 

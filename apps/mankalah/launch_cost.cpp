@@ -1,4 +1,4 @@
-#include "launch_cost.hpp"
+#include "apps/mankalah/launch_cost.hpp"
 
 #include <algorithm>
 #include <cstdint>

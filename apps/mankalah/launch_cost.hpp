@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 #include "framework/clf.hpp"
 
 namespace mankalah {

@@ -1,7 +1,7 @@
 #include <algorithm>
 
-#include "gpu_search.hpp"
-#include "minimax_core.hpp"
+#include "apps/mankalah/gpu_search.hpp"
+#include "apps/mankalah/minimax_core.hpp"
 
 namespace mankalah {
 

@@ -6,13 +6,13 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.hpp"
-#include "endgame/db_command.hpp"
-#include "engine.hpp"
+#include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/endgame/db_command.hpp"
+#include "apps/mankalah/engine.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
 #if CLF_MANKALAH_GUI
-#include "gui.hpp"
+#include "apps/mankalah/gui.hpp"
 #endif
 
 namespace {

@@ -5,7 +5,7 @@
 // value and move by construction.
 #pragma once
 
-#include "engine.hpp"
+#include "apps/mankalah/engine.hpp"
 
 namespace mankalah {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 namespace mankalah {
 

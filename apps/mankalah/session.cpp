@@ -1,4 +1,4 @@
-#include "session.hpp"
+#include "apps/mankalah/session.hpp"
 
 #include <algorithm>
 

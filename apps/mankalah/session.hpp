@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "game.hpp"
+#include "apps/mankalah/game.hpp"
 
 namespace mankalah {
 

@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpu_search.hpp"
-#include "minimax_core.hpp"
+#include "apps/mankalah/gpu_search.hpp"
+#include "apps/mankalah/minimax_core.hpp"
 
 namespace mankalah {
 

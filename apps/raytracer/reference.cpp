@@ -1,4 +1,5 @@
-// The CPU reference renderer and host BVH build, over the shared code of shared/raytracer.h.
+// The CPU reference renderer and host BVH build, over the shared code of
+// shared/raytracer/raytracer.h.
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,12 +1,12 @@
-// Scenes: the arrays the renderers trace (shared/raytracer.h types), a camera described by
-// position and target, and where scenes come from: built-in names or JSON files.
+// Scenes: the arrays the renderers trace (shared/raytracer/raytracer.h types), a camera described
+// by position and target, and where scenes come from: built-in names or JSON files.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 namespace raytracer {
 

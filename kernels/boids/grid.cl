@@ -1,7 +1,7 @@
 // The neighbour grid's construction, one launch per stage (a barrier() only synchronises one
 // work-group, so stages that read what other work-groups wrote are separate launches):
 // keys -> (radix sort, on the host side) -> each cell's first boid -> reorder.
-#include "shared/boids.h"
+#include "shared/boids/boids.h"
 
 // Each boid's cell key, and the identity permutation the sort carries along.
 __kernel void boids_cell_keys(__global const float4* position, BoidsRules rules, BoidsGrid grid,

@@ -1,7 +1,7 @@
 // Draws boids into an RGBA frame: one point (a small square) per boid, coloured by heading.
 // Overlapping boids are resolved with atomic_max on a packed (nearness, colour) word, so frames are
 // deterministic and in 3D the nearest boid wins; a second launch unpacks the words into RGBA bytes.
-#include "shared/boids.h"
+#include "shared/boids/boids.h"
 
 __kernel void boids_clear_frame(uint pixels, __global uint* packed) {
   const uint i = get_global_id(0);

@@ -1,7 +1,7 @@
 // The rules: each boid gathers its neighbours from the old state and writes its new velocity
-// (steering and speed clamp from shared/boids.h); integrate then moves it. Neighbours are
+// (steering and speed clamp from shared/boids/boids.h); integrate then moves it. Neighbours are
 // visited in a fixed order, so results are bit-for-bit reproducible on one device.
-#include "shared/boids.h"
+#include "shared/boids/boids.h"
 
 // The first searched cell along one axis: 3 cells around the boid's cell, or 2 toward the
 // boid's side of it.

@@ -11,7 +11,7 @@
 // fixed point of "value = best over moves", which on an acyclic graph is unique: the level's
 // values. So the host repeats passes until one reports no change; the longest same-level path
 // (at most 5n moves: the potential lies in n..6n) bounds the passes.
-#include "shared/kalah_endgame.h"
+#include "shared/mankalah/kalah_endgame.h"
 
 __kernel void endgame_level_pass(__global const char* lower, int level, ulong first, uint count,
                                  __global char* values, __global int* changed) {

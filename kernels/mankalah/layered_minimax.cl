@@ -8,7 +8,7 @@
 // stored (`inner` = (6^plies - 1) / 5 boards): the work-items that own the last stored level
 // play each leaf move in private memory and reduce it on the spot, so local memory holds
 // 20 bytes per inner node (1555 nodes, 31 KB, for 5 plies).
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 #define NO_BOARD 1  // KalahBoard.mark of a slot whose move is illegal (or whose parent is empty)
 

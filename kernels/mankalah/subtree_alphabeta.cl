@@ -4,7 +4,7 @@
 // finished games exact, the heuristic at the limit); the number of positions visited goes to
 // `nodes`. Moves are tried in kalah_ordered_pit's order (go-again moves first), as on the host:
 // it cuts the positions visited at 7 plies by about 60 % (PoCL, the start position, depth 17).
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 #define SUBTREE_MAX_PLIES 16
 

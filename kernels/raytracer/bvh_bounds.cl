@@ -1,7 +1,7 @@
 // The box around every sphere centre, for the Morton codes: each work-group reduces a strided
 // share of the spheres in local memory (pass 1), then one work-group reduces the partial boxes
 // (pass 2, the same kernel over `partial` boxes). Boxes are (min, max) float4 pairs.
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 // The work-group's box of every work-item's (lo, hi), left in local_min[0] and local_max[0]
 // (a tree in local memory; the work-group size is a power of two).

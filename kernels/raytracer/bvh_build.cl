@@ -1,7 +1,7 @@
 // The radix tree over the sorted Morton codes (Karras 2012): one work-item per internal node
 // finds its range and split (rt_karras_node) and links its children. Leaves are written from
 // the sorted sphere order; every node's `ready` flag is reset for the bottom-up pass.
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 __kernel void rt_bvh_leaves(__global const RtSphere* spheres, __global const uint* sorted_indices,
                             uint count, __global RtBvhNode* nodes, __global uint* ready) {

@@ -1,6 +1,6 @@
 // Morton code of each sphere centre in the scene box (boxes[0], boxes[1] from bvh_bounds.cl),
 // with the sphere's index as the value the sort carries along.
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 __kernel void rt_bvh_morton(__global const RtSphere* spheres, uint count,
                             __global const float4* boxes, __global uint* codes,

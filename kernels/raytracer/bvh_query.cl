@@ -1,6 +1,6 @@
 // Test kernel: the nearest sphere along each of `count` rays, by the BVH (use_bvh = 1) or by
 // testing every sphere, so tests can compare the two paths hit for hit.
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 __kernel void rt_bvh_query(__global const RtBvhNode* nodes, __global const RtSphere* spheres,
                            uint sphere_count, __global const float4* origins,

@@ -3,7 +3,7 @@
 // writes the union and goes on. No work-item waits for another, so this is safe without
 // forward progress between work-groups. Child bounds are read through volatile pointers so the
 // second arrival sees what the first wrote (not a stale cached copy).
-#include "shared/raytracer.h"
+#include "shared/raytracer/raytracer.h"
 
 __kernel void rt_bvh_refit(uint count, __global RtBvhNode* nodes, __global volatile uint* ready) {
   const uint i = get_global_id(0);

@@ -1,6 +1,6 @@
-// One work-item per pixel: the shared per-pixel routine of shared/raytracer.h, added to the
-// running sum of the frames accumulated so far and written as RGBA bytes.
-#include "shared/raytracer.h"
+// One work-item per pixel: the shared per-pixel routine of shared/raytracer/raytracer.h, added to
+// the running sum of the frames accumulated so far and written as RGBA bytes.
+#include "shared/raytracer/raytracer.h"
 
 __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
                         __global const RtPlane* planes, __global const RtMaterial* materials,

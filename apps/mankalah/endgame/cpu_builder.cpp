@@ -1,4 +1,4 @@
-#include "endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/cpu_builder.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "shared/kalah_endgame.h"
+#include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::endgame {
 

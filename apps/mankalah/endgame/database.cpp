@@ -1,4 +1,4 @@
-#include "endgame/database.hpp"
+#include "apps/mankalah/endgame/database.hpp"
 
 #include <cstdlib>
 #include <string>

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "endgame/level_file.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
 
 namespace mankalah::endgame {
 

@@ -1,4 +1,4 @@
-#include "endgame/db_command.hpp"
+#include "apps/mankalah/endgame/db_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -9,10 +9,10 @@
 #include <ostream>
 #include <random>
 
-#include "endgame/cpu_builder.hpp"
-#include "endgame/database.hpp"
-#include "endgame/gpu_builder.hpp"
-#include "endgame/level_file.hpp"
+#include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/database.hpp"
+#include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
 
 namespace mankalah::endgame {
 

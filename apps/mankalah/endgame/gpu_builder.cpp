@@ -1,4 +1,4 @@
-#include "endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/gpu_builder.hpp"
 
 #include <algorithm>
 #include <string>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "framework/clf.hpp"
-#include "shared/kalah_endgame.h"
+#include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::endgame {
 

@@ -1,4 +1,4 @@
-#include "endgame/level_file.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

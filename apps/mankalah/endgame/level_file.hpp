@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "shared/kalah_endgame.h"
+#include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::endgame {
 

@@ -1,5 +1,5 @@
 // Kernels and device functions for cl-info's self-test and the framework's tests.
-#include "shared/selftest.h"
+#include "shared/cl-info/selftest.h"
 
 __kernel void selftest_particles(__global SelfTestParticle* particles, float dt, uint n) {
   const uint i = get_global_id(0);

@@ -1,5 +1,5 @@
 // What cl-info's self-test moves between host and device: a particle under gravity, stepped by
-// kernels/selftest.cl and, with the same function, on the host to check the result.
+// kernels/cl-info/selftest.cl and, with the same function, on the host to check the result.
 #ifndef SHARED_SELFTEST_H
 #define SHARED_SELFTEST_H
 

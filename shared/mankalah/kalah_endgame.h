@@ -33,7 +33,7 @@
 #define SHARED_KALAH_ENDGAME_H
 
 #include "shared/cl_types.h"
-#include "shared/kalah.h"
+#include "shared/mankalah/kalah.h"
 
 #define KALAH_ENDGAME_ENTRIES 12
 // Values are signed bytes (-n..n) and potentials (at most 6n) are kept in one byte.

@@ -1,0 +1,12 @@
+// The raytracer's device code, written once and compiled both as C++ (the CPU reference
+// renderer, tests) and as OpenCL C (kernels/raytracer/*.cl): one header for each concept.
+#ifndef SHARED_RAYTRACER_H
+#define SHARED_RAYTRACER_H
+
+#include "shared/raytracer/bvh_build.h"
+#include "shared/raytracer/intersect.h"
+#include "shared/raytracer/shading.h"
+#include "shared/raytracer/types.h"
+#include "shared/raytracer/vector.h"
+
+#endif  // SHARED_RAYTRACER_H

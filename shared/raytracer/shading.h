@@ -1,0 +1,164 @@
+// Tracing, shading (shadows, reflections) and a pixel's colour, as the renderer's kernel and
+// the CPU reference compute them.
+#ifndef SHARED_RAYTRACER_SHADING_H
+#define SHARED_RAYTRACER_SHADING_H
+
+#include "shared/raytracer/intersect.h"
+
+// Scene arrays as one record, so the functions below take one argument for them.
+#define RT_SCENE_PARAMETERS                                                   \
+  RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,         \
+      RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights, \
+      RT_GLOBAL const RtBvhNode *nodes
+#define RT_SCENE_ARGUMENTS spheres, planes, materials, lights, nodes
+
+// Nearest surface (spheres, then planes) before hit.t.
+CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
+                            cl_float4 direction, cl_float t_max, cl_int any_hit) {
+  RtHit hit = rt_no_hit(t_max);
+  if (params->use_bvh) {
+    hit = rt_spheres_bvh(nodes, spheres, params->sphere_count, origin, direction, hit, any_hit);
+  } else {
+    hit = rt_spheres_brute(spheres, params->sphere_count, origin, direction, hit, any_hit);
+  }
+  if (any_hit && hit.kind != RT_HIT_NONE) return hit;
+  for (cl_uint i = 0; i < params->plane_count; ++i) {
+    const cl_float t = rt_intersect_plane(planes[i], origin, direction, hit.t);
+    if (t < hit.t) {
+      hit.t = t;
+      hit.kind = RT_HIT_PLANE;
+      hit.index = (cl_int)i;
+      if (any_hit) return hit;
+    }
+  }
+  (void)materials;
+  (void)lights;
+  return hit;
+}
+
+// Phong + Lambert at a surface point with normal n (facing the viewer), seen along `direction`,
+// with hard shadows from every light.
+CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params,
+                                RtMaterial material, cl_float4 base_color, cl_float4 point,
+                                cl_float4 normal, cl_float4 direction) {
+  cl_float4 color = rt_scale(base_color, material.ambient);
+  const cl_float4 shadow_origin = rt_add_scaled(point, normal, RT_EPSILON);
+  for (cl_uint i = 0; i < params->light_count; ++i) {
+    const RtLight light = lights[i];
+    const cl_float4 to_light = rt_sub(light.position, point);
+    const cl_float distance = rt_sqrtf(rt_dot(to_light, to_light));
+    const cl_float4 l = rt_scale(to_light, 1.0f / distance);
+    const cl_float lambert = rt_dot(normal, l);
+    if (lambert <= 0.0f) continue;
+    if (params->shadows) {
+      const RtHit blocker = rt_trace(RT_SCENE_ARGUMENTS, params, shadow_origin, l, distance, 1);
+      if (blocker.kind != RT_HIT_NONE) continue;
+    }
+    const cl_float4 radiance = rt_scale(light.color, light.intensity);
+    cl_float4 lit = rt_scale(base_color, material.diffuse * lambert);
+    const cl_float4 reflected = rt_reflect(l, normal);
+    const cl_float highlight = rt_dot(reflected, direction);
+    if (material.specular > 0.0f && highlight > 0.0f) {
+      const cl_float s = material.specular * rt_powf(highlight, material.shininess);
+      lit = rt_add(lit, rt_vec(s, s, s));
+    }
+    color = rt_add(color, rt_mul(lit, radiance));
+  }
+  return color;
+}
+
+// The colour seen along a primary ray: iterative reflections up to params->max_depth bounces,
+// each hit fully lit; the last bounce's surface counts as matte.
+CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* params,
+                                   cl_float4 origin, cl_float4 direction) {
+  cl_float4 color = rt_vec(0.0f, 0.0f, 0.0f);
+  cl_float throughput = 1.0f;
+  for (cl_uint depth = 0; depth <= params->max_depth; ++depth) {
+    const RtHit hit = rt_trace(RT_SCENE_ARGUMENTS, params, origin, direction, RT_INFINITY, 0);
+    if (hit.kind == RT_HIT_NONE) {
+      color = rt_add_scaled(color, params->background, throughput);
+      break;
+    }
+    const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
+    cl_float4 normal;
+    RtMaterial material;
+    cl_float4 base_color;
+    if (hit.kind == RT_HIT_SPHERE) {
+      const RtSphere sphere = spheres[hit.index];
+      const cl_float4 center =
+          rt_vec(sphere.center_radius.x, sphere.center_radius.y, sphere.center_radius.z);
+      normal = rt_scale(rt_sub(point, center), 1.0f / sphere.center_radius.w);
+      material = materials[sphere.material];
+      base_color = material.color;
+    } else {
+      const RtPlane plane = planes[hit.index];
+      normal = plane.normal;
+      material = materials[plane.material];
+      base_color = material.color;
+      if (plane.checker_size > 0.0f) {
+        const cl_float inverse = 1.0f / plane.checker_size;
+        const cl_int cell = (cl_int)rt_floorf(point.x * inverse) +
+                            (cl_int)rt_floorf(point.y * inverse) +
+                            (cl_int)rt_floorf(point.z * inverse);
+        if (cell & 1) base_color = plane.checker_color;
+      }
+    }
+    if (rt_dot(normal, direction) > 0.0f) normal = rt_scale(normal, -1.0f);
+    const cl_float4 surface =
+        rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point, normal, direction);
+    const cl_float reflectivity = depth < params->max_depth ? material.reflectivity : 0.0f;
+    color = rt_add_scaled(color, surface, throughput * (1.0f - reflectivity));
+    if (reflectivity <= 0.0f) break;
+    throughput *= reflectivity;
+    direction = rt_normalize(rt_reflect(direction, normal));
+    origin = rt_add_scaled(point, normal, RT_EPSILON);
+  }
+  return color;
+}
+
+CLF_FUNCTION cl_float4 rt_primary_direction(const RtCamera* camera, cl_float u, cl_float v) {
+  cl_float4 d = rt_add_scaled(camera->forward, camera->right, 2.0f * u - 1.0f);
+  d = rt_add_scaled(d, camera->up, 1.0f - 2.0f * v);
+  return rt_normalize(d);
+}
+
+// The average colour of pixel (x, y) over aa x aa samples, shifted by params->jitter.
+CLF_FUNCTION cl_float4 rt_pixel(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_uint x,
+                                cl_uint y) {
+  const cl_uint aa = params->aa < 1 ? 1 : (params->aa > RT_MAX_AA ? RT_MAX_AA : params->aa);
+  const cl_float step = 1.0f / (cl_float)aa;
+  cl_float4 sum = rt_vec(0.0f, 0.0f, 0.0f);
+  for (cl_uint sy = 0; sy < aa; ++sy) {
+    for (cl_uint sx = 0; sx < aa; ++sx) {
+      const cl_float u =
+          ((cl_float)x + ((cl_float)sx + params->jitter.x) * step) / (cl_float)params->width;
+      const cl_float v =
+          ((cl_float)y + ((cl_float)sy + params->jitter.y) * step) / (cl_float)params->height;
+      const cl_float4 direction = rt_primary_direction(&params->camera, u, v);
+      sum =
+          rt_add(sum, rt_radiance(RT_SCENE_ARGUMENTS, params, params->camera.position, direction));
+    }
+  }
+  return rt_scale(sum, step * step);
+}
+
+// A colour in [0, 1] as RGBA bytes, R in the lowest byte (the byte order of an RGBA image).
+CLF_FUNCTION cl_uint rt_pack_rgba(cl_float4 color) {
+  const cl_uint r = (cl_uint)(rt_fminf(rt_fmaxf(color.x, 0.0f), 1.0f) * 255.0f + 0.5f);
+  const cl_uint g = (cl_uint)(rt_fminf(rt_fmaxf(color.y, 0.0f), 1.0f) * 255.0f + 0.5f);
+  const cl_uint b = (cl_uint)(rt_fminf(rt_fmaxf(color.z, 0.0f), 1.0f) * 255.0f + 0.5f);
+  return r | (g << 8) | (b << 16) | (0xFFu << 24);
+}
+
+// One pixel of a frame: its colour, added to the running sum of earlier frames (frame_index of
+// them) and written averaged as RGBA. `accumulated` is the sum (its w counts frames).
+CLF_FUNCTION cl_uint rt_accumulate(cl_float4 color, cl_float4* accumulated, cl_uint frame_index) {
+  if (frame_index == 0) {
+    *accumulated = color;
+  } else {
+    *accumulated = rt_add(*accumulated, color);
+  }
+  return rt_pack_rgba(rt_scale(*accumulated, 1.0f / (cl_float)(frame_index + 1)));
+}
+
+#endif  // SHARED_RAYTRACER_SHADING_H

@@ -1,0 +1,17 @@
+// The raytracer's shared structs for the layout check (shared/struct_layouts.h says how).
+#ifndef SHARED_RAYTRACER_STRUCT_LAYOUTS_H
+#define SHARED_RAYTRACER_STRUCT_LAYOUTS_H
+
+#include "shared/raytracer/types.h"
+
+#define RAYTRACER_STRUCTS(STRUCT)               \
+  STRUCT(RtMaterial, RT_MATERIAL_FIELDS)        \
+  STRUCT(RtSphere, RT_SPHERE_FIELDS)            \
+  STRUCT(RtPlane, RT_PLANE_FIELDS)              \
+  STRUCT(RtLight, RT_LIGHT_FIELDS)              \
+  STRUCT(RtCamera, RT_CAMERA_FIELDS)            \
+  STRUCT(RtFrameParams, RT_FRAME_PARAMS_FIELDS) \
+  STRUCT(RtBvhNode, RT_BVH_NODE_FIELDS)         \
+  STRUCT(RtHit, RT_HIT_FIELDS)
+
+#endif  // SHARED_RAYTRACER_STRUCT_LAYOUTS_H
