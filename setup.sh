@@ -22,6 +22,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libpng-dev
   clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
+  # cl-bench --peers: Boost.Compute (header-only) and CLBlast, optional at build time
+  libboost-dev libclblast-dev
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without
