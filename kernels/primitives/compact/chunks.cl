@@ -32,15 +32,19 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void chunk_scatter(
   const uint end = chunk_end(n, first, chunk);
   uint offset = 0;
   for (uint g = 0; g < get_global_id(0); ++g) offset += counts[g];
+  // Every element is written at the next free slot, which a selected one then keeps: no branch
+  // on the data, which a predicate selecting about half at random would mispredict. The guard
+  // fails only past this chunk's last selected element, so the next chunk's slots are never
+  // written.
+  const uint end_offset = offset + counts[get_global_id(0)];
   for (uint i = first; i < end; ++i) {
     const T x = in[i];
-    if (is_selected(x, comparison, value)) {
 #ifdef WRITE_INDICES
-      out[offset++] = i;
+    if (offset < end_offset) out[offset] = i;
 #else
-      out[offset++] = x;
+    if (offset < end_offset) out[offset] = x;
 #endif
-    }
+    offset += is_selected(x, comparison, value);
   }
   if (get_global_id(0) == get_global_size(0) - 1) *selected_count = offset;
 }
