@@ -1,5 +1,7 @@
 // The chunked scan for CPU devices (kernels/primitives/scan/chunks.cl): a few long contiguous
 // chunks, one per work-item, summed and then scanned serially with vector loads.
+#include <type_traits>
+
 #include "framework/primitives/scan_algorithm.hpp"
 #include "framework/primitives/support.hpp"
 
@@ -13,18 +15,25 @@ class ChunkScan : public Algorithm<T> {
   ChunkScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "chunks"),
         chunks_(config.chunks),
-        sums_kernel_(this->kernel("kernels/primitives/scan/chunks.cl", "chunk_sums")),
-        scan_kernel_(this->kernel("kernels/primitives/scan/chunks.cl", "chunk_scan")) {}
+        sums_kernel_(chunk_kernel("chunk_sums")),
+        scan_kernel_(chunk_kernel("chunk_scan")) {}
 
+  // The tuning table's chunks as the grid: one chunk more than work-items (chunks.cl).
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
     const std::size_t chunks = chunks_.chunks(this->runtime_.device(), n);
     DeviceBuffer<T>& sums = detail::ensure_buffer(sums_, this->runtime_, chunks);
     const Range grid = Range::linear(chunks, 1);
-    sums_kernel_(grid, in, sums, as_uint(n));
-    scan_kernel_(grid, in, out, sums, as_uint(n), cl_uint{type == ScanType::inclusive});
+    const cl_uint inclusive = type == ScanType::inclusive;
+    sums_kernel_(grid, in, out, sums, as_uint(n), inclusive);
+    scan_kernel_(grid, in, out, sums, as_uint(n), inclusive);
   }
 
  private:
+  CLKernel chunk_kernel(const char* name) {
+    return this->kernel("kernels/primitives/scan/chunks.cl", name,
+                        std::is_same_v<T, float> ? "" : "-DCHUNK_SCAN_SERIAL");
+  }
+
   ChunkShape chunks_;
   CLKernel sums_kernel_;
   CLKernel scan_kernel_;
