@@ -1,5 +1,5 @@
 // The chunked scan for CPU devices (kernels/primitives/scan/chunks.cl): a few long contiguous
-// chunks, one per work-item, summed and then scanned serially with vector loads.
+// chunks, summed (the first scanned outright) and then scanned serially, two launches.
 #include <type_traits>
 
 #include "framework/primitives/scan_algorithm.hpp"

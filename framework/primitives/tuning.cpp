@@ -61,6 +61,8 @@ Tuning other_gpu_tuning() {
 Tuning cpu_tuning() {
   Tuning tuning;
   tuning.scan.layout = Layout::chunks;
+  // The scan reads all but one of its G + 1 chunks twice: one chunk a core moves the least.
+  tuning.scan.chunks.per_core = 1;
   tuning.compact.layout = Layout::chunks;
   tuning.reduce.layout = Layout::chunks;
   tuning.sort.work_group = 64;
