@@ -23,6 +23,8 @@ packages=(
   libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev assimp-testmodels
   clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
+  # cl-bench --peers: Boost.Compute (header-only) and CLBlast, optional at build time
+  libboost-dev libclblast-dev
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without

@@ -87,6 +87,39 @@ TEST(Compact, Uint32AndFloat) {
   }
 }
 
+// Both layouts on any device, whatever the table picks: the GPU's tiles, and the CPU's chunks
+// made a few values long (empty chunks, a short last one), values and indices, every type.
+template <typename T>
+void check_layout(const clf::primitives::CompactConfig& config) {
+  Compact<T> compact(clf::Runtime::shared(), config);
+  std::vector<std::size_t> sizes(kSizes);
+  for (std::size_t n = 1; n <= 100; ++n) sizes.push_back(n);
+  for (const std::size_t n : sizes) {
+    const auto input = random_values<T>(n, -2, 2, 5);
+    expect_compaction(compact, input, Predicate<T>::nonzero());
+    expect_compaction(compact, input, Predicate<T>::greater(T{0}));
+    EXPECT_EQ(compact.indices(input),
+              clf::primitives::compact_indices_reference(input, Predicate<T>::nonzero()))
+        << "n=" << n;
+  }
+}
+
+template <typename T>
+void check_both_layouts() {
+  clf::primitives::CompactConfig tiles;
+  tiles.layout = clf::primitives::Layout::tiles;
+  check_layout<T>(tiles);
+  clf::primitives::CompactConfig chunks;
+  chunks.layout = clf::primitives::Layout::chunks;
+  chunks.chunks.per_core = 13;
+  chunks.chunks.min_items = 1;
+  check_layout<T>(chunks);
+}
+
+TEST(CompactLayout, TilesAndSmallChunksInt32) { check_both_layouts<std::int32_t>(); }
+TEST(CompactLayout, TilesAndSmallChunksUint32) { check_both_layouts<std::uint32_t>(); }
+TEST(CompactLayout, TilesAndSmallChunksFloat) { check_both_layouts<float>(); }
+
 // App kernels' flag arrays: the indices of the nonzero flags.
 TEST(Compact, IndicesOfNonzeroFlags) {
   Compact<std::uint32_t> compact;

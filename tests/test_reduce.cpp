@@ -65,18 +65,20 @@ void expect_matches(const std::vector<T>& values, ReduceOp op, const ReduceResul
 // about a second to compile on PoCL.
 template <typename T>
 std::vector<ReduceOp> ops_to_test(const std::string& variant) {
-  if (variant == "default" || std::is_same_v<T, cl_int>) {
+  if (variant == "default" || variant == "chunks" || std::is_same_v<T, cl_int>) {
     return {ReduceOp::sum, ReduceOp::min, ReduceOp::max, ReduceOp::argmin, ReduceOp::argmax};
   }
   return {ReduceOp::sum, ReduceOp::argmin};
 }
 
 template <typename T>
-void check_ops_and_sizes(const std::string& variant, const char* type) {
+void check_ops_and_sizes(const std::string& variant, const char* type,
+                         const clf::primitives::ReduceConfig& config,
+                         const std::vector<std::size_t>& sizes = kSizes) {
   Runtime& runtime = Runtime::shared();
   for (ReduceOp op : ops_to_test<T>(variant)) {
-    Reducer<T> reducer(runtime, op, variant);
-    for (std::size_t n : kSizes) {
+    Reducer<T> reducer(runtime, op, variant, config);
+    for (std::size_t n : sizes) {
       if (n == 0 && op != ReduceOp::sum) continue;
       for (bool small_range : {false, true}) {
         const std::vector<T> values = make_values<T>(n, small_range, static_cast<std::uint32_t>(n));
@@ -90,7 +92,33 @@ void check_ops_and_sizes(const std::string& variant, const char* type) {
   }
 }
 
+template <typename T>
+void check_ops_and_sizes(const std::string& variant, const char* type) {
+  check_ops_and_sizes<T>(variant, type,
+                         clf::primitives::tuning_for(Runtime::shared().device()).reduce);
+}
+
 class ReduceVariant : public ::testing::TestWithParam<std::string> {};
+
+// "default" in both layouts on any device, whatever the table picks; the chunks made a few
+// values long (empty chunks, a short last one, the 8-lane loop's tail).
+template <typename T>
+void check_both_layouts(const char* type) {
+  clf::primitives::ReduceConfig tiles;
+  tiles.layout = clf::primitives::Layout::tiles;
+  check_ops_and_sizes<T>("default", type, tiles);
+  clf::primitives::ReduceConfig chunks;
+  chunks.layout = clf::primitives::Layout::chunks;
+  chunks.chunks.per_core = 13;
+  chunks.chunks.min_items = 1;
+  std::vector<std::size_t> sizes(kSizes);
+  for (std::size_t n = 1; n <= 100; ++n) sizes.push_back(n);
+  check_ops_and_sizes<T>("default", type, chunks, sizes);
+}
+
+TEST(ReduceLayout, TilesAndSmallChunksInt32) { check_both_layouts<cl_int>("int32"); }
+TEST(ReduceLayout, TilesAndSmallChunksUint32) { check_both_layouts<cl_uint>("uint32"); }
+TEST(ReduceLayout, TilesAndSmallChunksFloat) { check_both_layouts<cl_float>("float"); }
 
 TEST_P(ReduceVariant, Int32OpsAndSizes) { check_ops_and_sizes<cl_int>(GetParam(), "int32"); }
 TEST_P(ReduceVariant, Uint32OpsAndSizes) { check_ops_and_sizes<cl_uint>(GetParam(), "uint32"); }

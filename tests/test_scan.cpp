@@ -155,8 +155,8 @@ INSTANTIATE_TEST_SUITE_P(Scan, ScanVariant, ::testing::ValuesIn(all_variants()),
 
 TEST(ScanVariants, ListsEveryVariantAndResolvesDefaultByDevice) {
   const auto& names = clf::primitives::scan_variants();
-  for (const char* name :
-       {"default", "naive", "blelloch", "blocks", "blocks-vec", "reduce-then-scan", "lookback"}) {
+  for (const char* name : {"default", "naive", "blelloch", "blocks", "blocks-vec",
+                           "reduce-then-scan", "lookback", "chunks"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   clf::DeviceInfo nvidia;
@@ -175,12 +175,35 @@ TEST(ScanVariants, ListsEveryVariantAndResolvesDefaultByDevice) {
   EXPECT_FALSE(clf::has_forward_progress(pocl));
   EXPECT_FALSE(clf::has_forward_progress(other_gpu));
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", nvidia), "lookback");
-  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", pocl), "reduce-then-scan");
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", pocl), "chunks");
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", other_gpu), "reduce-then-scan");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("lookback", nvidia), "lookback");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("blocks", pocl), "blocks");
   const auto on_pocl = clf::primitives::scan_variants(pocl);
   EXPECT_EQ(std::find(on_pocl.begin(), on_pocl.end(), "lookback"), on_pocl.end());
 }
+
+// The chunked scan with chunks of a few values: empty chunks, a short last one, and the vector
+// loop's tail, at every size up to 300 and at primes and 2^k +- 1, for each type.
+template <typename T>
+void check_small_chunks() {
+  clf::primitives::ScanConfig config;
+  config.layout = clf::primitives::Layout::chunks;
+  config.chunks.per_core = 13;
+  config.chunks.min_items = 1;
+  Scan<T> scan(clf::Runtime::shared(), "chunks", config);
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 1; n <= 300; ++n) sizes.push_back(n);
+  for (std::size_t n : {1021u, 1023u, 1025u, 65535u, 65537u, 1000003u}) sizes.push_back(n);
+  for (std::size_t n : sizes) {
+    const std::vector<T> input = make_input<T>(n, Shape::random, static_cast<std::uint32_t>(n));
+    expect_scans(scan, input, "small chunks");
+  }
+}
+
+TEST(ChunkScan, SmallChunksEverySizeInt32) { check_small_chunks<std::int32_t>(); }
+TEST(ChunkScan, SmallChunksEverySizeUint32) { check_small_chunks<std::uint32_t>(); }
+TEST(ChunkScan, SmallChunksEverySizeFloat) { check_small_chunks<float>(); }
 
 // Runs `call` and expects a clf::Error whose message contains every one of `words`.
 template <typename Call>

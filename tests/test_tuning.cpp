@@ -44,6 +44,42 @@ std::vector<cl_uint> random_keys(std::size_t n, unsigned seed) {
   return keys;
 }
 
+// CPUs get the chunk layout for scan, compaction and reduction; GPUs and the rest the tiles.
+TEST(Tuning, ChunksOnCpusTilesElsewhere) {
+  using clf::primitives::Layout;
+  for (const clf::DeviceInfo& info :
+       {device(clf::DeviceType::gpu, "NVIDIA Corporation"),
+        device(clf::DeviceType::gpu, "Advanced Micro Devices, Inc."),
+        device(clf::DeviceType::accelerator, "Someone"), device(clf::DeviceType::cpu, "Intel")}) {
+    const clf::primitives::Tuning& tuning = clf::primitives::tuning_for(info);
+    const Layout expected = info.type == clf::DeviceType::cpu ? Layout::chunks : Layout::tiles;
+    EXPECT_EQ(tuning.scan.layout, expected) << info.vendor;
+    EXPECT_EQ(tuning.compact.layout, expected) << info.vendor;
+    EXPECT_EQ(tuning.reduce.layout, expected) << info.vendor;
+  }
+  clf::DeviceInfo cpu = device(clf::DeviceType::cpu, "Intel");
+  cpu.compute_units = 2;
+  const clf::primitives::ChunkShape shape;  // 4 per core, at least 16384 values each
+  EXPECT_EQ(shape.chunks(cpu, 0), 1U);
+  EXPECT_EQ(shape.chunks(cpu, 16384), 1U);
+  EXPECT_EQ(shape.chunks(cpu, 16385), 2U);
+  EXPECT_EQ(shape.chunks(cpu, std::size_t{1} << 24), 8U);
+  EXPECT_EQ(clf::primitives::resolve_scan_variant("default", cpu), "chunks");
+}
+
+// On this machine's device (PoCL in CI) the default scan is the one its row names.
+TEST(Tuning, DefaultScanFollowsTheRow) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  const clf::primitives::Scan<cl_int> scan(runtime);
+  if (clf::primitives::tuning_for(runtime.device()).scan.layout ==
+          clf::primitives::Layout::chunks &&
+      !clf::has_forward_progress(runtime.device())) {
+    EXPECT_EQ(scan.variant(), "chunks");
+  } else {
+    EXPECT_NE(scan.variant(), "chunks");
+  }
+}
+
 TEST(Tuning, OneRowPerKindOfDevice) {
   const clf::DeviceInfo nvidia = device(clf::DeviceType::gpu, "NVIDIA Corporation");
   const clf::DeviceInfo amd = device(clf::DeviceType::gpu, "Advanced Micro Devices, Inc.");

@@ -17,6 +17,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/peers.hpp"
 #include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
@@ -83,7 +84,9 @@ class MatmulCase : public BenchCase {
     a_.emplace(runtime, n * n);
     b_.emplace(runtime, n * n);
     c_.emplace(runtime, n * n);
-    if (!multiply_ || runtime_ != &runtime) {
+    if (peers::is_peer(variant_)) {
+      runtime_ = &runtime;
+    } else if (!multiply_ || runtime_ != &runtime) {
       const clf::primitives::MatmulTiling tiling =
           tiling_ ? *tiling_ : matmul_config(runtime.device(), environment_knobs()).tiling;
       multiply_.emplace(runtime, variant_, &tiling);
@@ -101,7 +104,10 @@ class MatmulCase : public BenchCase {
     return milliseconds_since(start);
   }
 
-  void run() override { (*multiply_)(*a_, *b_, *c_, n_, n_, n_); }
+  void run() override {
+    if (!multiply_) return peers::sgemm(*runtime_, *a_, *b_, *c_, n_);
+    (*multiply_)(*a_, *b_, *c_, n_, n_, n_);
+  }
 
   double download() override {
     const auto start = std::chrono::steady_clock::now();
@@ -135,6 +141,7 @@ CLF_BENCH_CASES("matmul", [] {
   for (const std::string& variant : clf::primitives::matmul_variants()) {
     cases.push_back(std::make_unique<MatmulCase>(variant));
   }
+  if (peers::have_clblast()) cases.push_back(std::make_unique<MatmulCase>(peers::kClblast));
   if (const char* tilings = std::getenv("CLF_MATMUL_TILINGS"); tilings != nullptr) {
     std::istringstream list(tilings);
     for (std::string tiling; std::getline(list, tiling, ',');) {

@@ -8,6 +8,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/peers.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/reduce.hpp"
 #include "framework/primitives/reduce_reference.hpp"
@@ -55,7 +56,7 @@ class ReduceCase : public BenchCase {
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     if (runtime_ != &runtime) {
       reducer_.reset();  // kernels belong to the runtime they were built on
-      reducer_.emplace(runtime, op_, variant_);
+      if (!bench::peers::is_peer(variant_)) reducer_.emplace(runtime, op_, variant_);
       runtime_ = &runtime;
     }
     input_.resize(n);
@@ -80,11 +81,17 @@ class ReduceCase : public BenchCase {
     return milliseconds_since(start);
   }
 
-  void run() override { reducer_->enqueue(*device_input_); }
+  void run() override {
+    if (reducer_) {
+      reducer_->enqueue(*device_input_);
+    } else {
+      peer_result_ = bench::peers::reduce(*runtime_, *device_input_, op_);
+    }
+  }
 
   double download() override {
     const auto start = std::chrono::steady_clock::now();
-    result_ = reducer_->result();
+    result_ = reducer_ ? reducer_->result() : peer_result_;
     return milliseconds_since(start);
   }
 
@@ -95,6 +102,8 @@ class ReduceCase : public BenchCase {
           return "sum " + std::to_string(result_.sum) + ", expected " +
                  std::to_string(expected_sum_) + " within " + std::to_string(tolerance_);
         }
+      } else if (!reducer_ && static_cast<T>(result_.sum) == static_cast<T>(expected_.sum)) {
+        return "";  // Boost.Compute sums in T: right modulo 2^32
       } else if (result_.sum != expected_.sum) {
         return "sum " + std::to_string(result_.sum) + ", expected " + std::to_string(expected_.sum);
       }
@@ -122,7 +131,7 @@ class ReduceCase : public BenchCase {
   std::optional<clf::primitives::Reducer<T>> reducer_;
   std::vector<T> input_;
   std::optional<clf::DeviceBuffer<T>> device_input_;
-  clf::primitives::ReduceResult<T> expected_, result_;
+  clf::primitives::ReduceResult<T> expected_, result_, peer_result_;
   double expected_sum_ = 0;
   double tolerance_ = 0;
 };
@@ -133,6 +142,10 @@ void add_cases(std::vector<std::unique_ptr<BenchCase>>& cases) {
     for (const std::string& variant : clf::primitives::reduce_variants()) {
       cases.push_back(
           std::make_unique<ReduceCase<T>>(clf::primitives::parse_reduce_op(op), variant));
+    }
+    if (peers::have_boost_compute()) {
+      cases.push_back(std::make_unique<ReduceCase<T>>(clf::primitives::parse_reduce_op(op),
+                                                      peers::kBoostCompute));
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/peers.hpp"
 #include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/buffer.hpp"
 #include "framework/primitives/compact.hpp"
@@ -80,7 +81,10 @@ class ScanCase : public bench::BenchCase {
   }
 
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
-    if (!scan_ || &scan_->runtime() != &runtime) {
+    runtime_ = &runtime;
+    if (bench::peers::is_peer(variant_)) {
+      // Boost.Compute's scan; its kernels build on the first run, before the timed ones.
+    } else if (!scan_ || &scan_->runtime() != &runtime) {
       scan_ = std::make_unique<clf::primitives::Scan<T>>(
           runtime, variant_, bench::scan_config(runtime.device(), bench::environment_knobs()));
     }
@@ -95,7 +99,10 @@ class ScanCase : public bench::BenchCase {
   double upload() override {
     return milliseconds([&] { input_buffer_->write(input_); });
   }
-  void run() override { scan_->run(*input_buffer_, *output_buffer_, ScanType::inclusive); }
+  void run() override {
+    if (!scan_) return bench::peers::inclusive_scan(*runtime_, *input_buffer_, *output_buffer_);
+    scan_->run(*input_buffer_, *output_buffer_, ScanType::inclusive);
+  }
   double download() override {
     return milliseconds([&] { result_ = output_buffer_->read(); });
   }
@@ -107,7 +114,8 @@ class ScanCase : public bench::BenchCase {
 
  private:
   std::string variant_;
-  std::unique_ptr<clf::primitives::Scan<T>> scan_;
+  clf::Runtime* runtime_ = nullptr;
+  std::unique_ptr<clf::primitives::Scan<T>> scan_;  // none for a peer
   std::vector<T> input_;
   std::vector<T> result_;
   std::unique_ptr<clf::DeviceBuffer<T>> input_buffer_;
@@ -119,10 +127,13 @@ class ScanCase : public bench::BenchCase {
 template <typename T>
 class CompactCase : public bench::BenchCase {
  public:
-  explicit CompactCase(bool indices) : indices_(indices) {}
+  // `peer`: Boost.Compute's copy_if of the values.
+  explicit CompactCase(bool indices, bool peer = false) : indices_(indices), peer_(peer) {}
 
   std::string primitive() const override { return "compact"; }
-  std::string variant() const override { return indices_ ? "indices" : "values"; }
+  std::string variant() const override {
+    return peer_ ? bench::peers::kBoostCompute : indices_ ? "indices" : "values";
+  }
   std::string dtype() const override { return dtype_name<T>(); }
   std::string unit() const override { return "Gelem/s"; }
   std::vector<std::size_t> default_sizes(bool quick) const override {
@@ -133,7 +144,8 @@ class CompactCase : public bench::BenchCase {
   }
 
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
-    if (!compact_ || &compact_->runtime() != &runtime) {
+    runtime_ = &runtime;
+    if (!peer_ && (!compact_ || &compact_->runtime() != &runtime)) {
       compact_ = std::make_unique<clf::primitives::Compact<T>>(runtime);
       count_buffer_ = std::make_unique<clf::DeviceBuffer<std::uint32_t>>(runtime, 1);
     }
@@ -166,7 +178,9 @@ class CompactCase : public bench::BenchCase {
     return milliseconds([&] { input_buffer_->write(input_); });
   }
   void run() override {
-    if (indices_) {
+    if (peer_) {
+      peer_count_ = bench::peers::copy_if_positive(*runtime_, *input_buffer_, *values_buffer_);
+    } else if (indices_) {
       compact_->indices(*input_buffer_, *indices_buffer_, *count_buffer_, input_.size(),
                         predicate());
     } else {
@@ -175,7 +189,7 @@ class CompactCase : public bench::BenchCase {
   }
   double download() override {
     return milliseconds([&] {
-      count_ = count_buffer_->read()[0];
+      count_ = peer_ ? peer_count_ : count_buffer_->read()[0];
       if (indices_) {
         result_indices_ = indices_buffer_->read();
       } else {
@@ -209,6 +223,9 @@ class CompactCase : public bench::BenchCase {
   }
 
   bool indices_;
+  bool peer_;
+  clf::Runtime* runtime_ = nullptr;
+  std::size_t peer_count_ = 0;
   std::unique_ptr<clf::primitives::Compact<T>> compact_;
   std::unique_ptr<clf::DeviceBuffer<std::uint32_t>> count_buffer_;
   std::vector<T> input_;
@@ -230,6 +247,11 @@ std::vector<std::unique_ptr<bench::BenchCase>> scan_cases() {
     cases.push_back(std::make_unique<ScanCase<std::uint32_t>>(variant));
     cases.push_back(std::make_unique<ScanCase<float>>(variant));
   }
+  if (bench::peers::have_boost_compute()) {
+    cases.push_back(std::make_unique<ScanCase<std::int32_t>>(bench::peers::kBoostCompute));
+    cases.push_back(std::make_unique<ScanCase<std::uint32_t>>(bench::peers::kBoostCompute));
+    cases.push_back(std::make_unique<ScanCase<float>>(bench::peers::kBoostCompute));
+  }
   return cases;
 }
 
@@ -238,6 +260,10 @@ std::vector<std::unique_ptr<bench::BenchCase>> compact_cases() {
   cases.push_back(std::make_unique<CompactCase<std::int32_t>>(false));
   cases.push_back(std::make_unique<CompactCase<float>>(false));
   cases.push_back(std::make_unique<CompactCase<std::uint32_t>>(true));
+  if (bench::peers::have_boost_compute()) {
+    cases.push_back(std::make_unique<CompactCase<std::int32_t>>(false, true));
+    cases.push_back(std::make_unique<CompactCase<float>>(false, true));
+  }
   return cases;
 }
 

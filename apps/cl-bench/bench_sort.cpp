@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
+#include "apps/cl-bench/peers.hpp"
 #include "apps/cl-bench/tuning_knobs.hpp"
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
@@ -39,13 +41,15 @@ class SortCase : public BenchCase {
   }
 
   std::size_t max_size(const clf::Runtime& runtime) const override {
-    std::size_t limit = 0;
-    try {
-      // A Sorter compiles nothing until it sorts; this only reads the device's limits.
-      clf::primitives::Sorter sorter(const_cast<clf::Runtime&>(runtime), variant_);
-      limit = sorter.max_keys(with_values_);
-    } catch (const clf::Error&) {
-      return 0;  // the variant does not run on this device (onesweep without forward progress)
+    std::size_t limit = std::numeric_limits<cl_int>::max();  // a peer: 32-bit indices as ours
+    if (!peers::is_peer(variant_)) {
+      try {
+        // A Sorter compiles nothing until it sorts; this only reads the device's limits.
+        clf::primitives::Sorter sorter(const_cast<clf::Runtime&>(runtime), variant_);
+        limit = sorter.max_keys(with_values_);
+      } catch (const clf::Error&) {
+        return 0;  // the variant does not run on this device (onesweep without forward progress)
+      }
     }
     // Inputs, work buffers and the sorter's temporaries (up to 8-byte bitonic elements): about
     // 4 arrays of keys and 3 of values.
@@ -56,7 +60,7 @@ class SortCase : public BenchCase {
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     runtime_ = &runtime;
     n_ = n;
-    if (!sorter_)
+    if (!sorter_ && !peers::is_peer(variant_))
       sorter_.emplace(runtime, variant_, sort_config(runtime.device(), environment_knobs()));
     keys_.resize(n);
     values_.resize(with_values_ ? n : 0);
@@ -100,9 +104,15 @@ class SortCase : public BenchCase {
     copy_unrecorded(*input_keys_, *work_keys_);
     if (with_values_) {
       copy_unrecorded(*input_values_, *work_values_);
-      sorter_->sort(*work_keys_, *work_values_);
-    } else {
+      if (sorter_) {
+        sorter_->sort(*work_keys_, *work_values_);
+      } else {
+        peers::sort_by_key(*runtime_, *work_keys_, *work_values_);
+      }
+    } else if (sorter_) {
       sorter_->sort(*work_keys_);
+    } else {
+      peers::sort(*runtime_, *work_keys_);
     }
   }
 
@@ -165,6 +175,14 @@ std::vector<std::unique_ptr<BenchCase>> sort_cases() {
       cases.push_back(std::make_unique<SortCase<cl_uint>>(variant, with_values));
       cases.push_back(std::make_unique<SortCase<cl_int>>(variant, with_values));
       cases.push_back(std::make_unique<SortCase<cl_float>>(variant, with_values));
+    }
+  }
+  if (peers::have_boost_compute()) {
+    for (bool with_values : {false, true}) {
+      cases.push_back(std::make_unique<SortCase<cl_uint>>(peers::kBoostCompute, with_values));
+      // No float rows: the inputs are random bits, NaN included, which Boost.Compute's sort
+      // does not place by IEEE 754 totalOrder as ours and the reference do.
+      cases.push_back(std::make_unique<SortCase<cl_int>>(peers::kBoostCompute, with_values));
     }
   }
   return cases;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "apps/cl-bench/harness.hpp"
 #include "apps/cl-bench/outputs.hpp"
+#include "apps/cl-bench/peers.hpp"
 #include "framework/cli.hpp"
 #include "framework/device.hpp"
 
@@ -75,6 +77,7 @@ struct Options {
   std::string json_path, csv_path, plot_dir;
   bool quick = false;
   bool list = false;
+  bool peers = false;
   clf::DeviceOptions device_options;
   CLI::Option* runs_option = nullptr;
   CLI::Option* warmup_option = nullptr;
@@ -108,10 +111,54 @@ void add_options(CLI::App& app, Options& options) {
                  "draw throughput against size per variant, one PNG per primitive, into DIR "
                  "(python3 with matplotlib)")
       ->type_name("DIR");
+  app.add_flag("--peers", options.peers,
+               "also run the peers on the same device (Boost.Compute: scan, reduce, compact, "
+               "sort; CLBlast: matmul), with the ratio ours / peer");
   app.add_flag("--quick", options.quick, "small sizes and 3 runs: a smoke test in seconds");
   app.add_flag("--list", options.list,
                "list the cases (primitive, variant, dtype, sizes) and exit");
   options.device_options.add_to(app);
+}
+
+// Our variant that a peer's row is compared with.
+std::string ours_for_peer(const std::string& primitive) {
+  return primitive == "compact" ? "values" : "default";
+}
+
+// Our record of the peer's primitive, dtype and size, or nullptr (peers are registered after
+// our variants, so ours is measured first).
+const bench::Record* ours_beside(const bench::Record& peer,
+                                 const std::vector<bench::Record>& records) {
+  if (!peer.verified()) return nullptr;
+  for (const bench::Record& ours : records) {
+    if (ours.verified() && ours.primitive == peer.primitive && ours.dtype == peer.dtype &&
+        ours.n == peer.n && ours.variant == ours_for_peer(peer.primitive)) {
+      return &ours;
+    }
+  }
+  return nullptr;
+}
+
+// The peers' rows beside ours: throughput of each, the ratio, and ours against the CPU.
+void peer_table(const std::vector<bench::Record>& records) {
+  std::cout << "\nours vs peers (same device, same inputs, same process)\n"
+            << std::left << std::setw(10) << "primitive" << std::setw(16) << "dtype" << std::setw(7)
+            << "n" << std::right << std::setw(12) << "ours" << std::setw(15) << "peer"
+            << std::setw(12) << "peer" << std::setw(11) << "ours/peer" << std::setw(9) << "vs CPU"
+            << "\n";
+  for (const bench::Record& peer : records) {
+    if (!bench::peers::is_peer(peer.variant)) continue;
+    const bench::Record* ours = ours_beside(peer, records);
+    if (ours == nullptr) continue;
+    std::ostringstream line;
+    line << std::left << std::setw(10) << ours->primitive << std::setw(16) << ours->dtype
+         << std::setw(7) << bench::format_size(ours->n) << std::right << std::fixed
+         << std::setprecision(3) << std::setw(12) << ours->throughput << std::setw(15)
+         << peer.variant << std::setw(12) << peer.throughput << std::setprecision(2)
+         << std::setw(10) << ours->throughput / peer.throughput << "x" << std::setw(8)
+         << ours->cpu_speedup << "x  " << ours->unit;
+    std::cout << line.str() << "\n";
+  }
 }
 
 // Every case at every size, as a table row each; returns the records and whether all verified.
@@ -142,6 +189,12 @@ std::vector<bench::Record> run_cases(clf::Runtime& runtime, const Options& optio
                          [&progress](const std::string& phase) { progress.phase(phase); });
       progress.end();
       progress.clear();
+      if (const bench::Record* ours =
+              bench::peers::is_peer(record.variant) ? ours_beside(record, records) : nullptr) {
+        std::ostringstream ratio;
+        ratio << std::setprecision(3) << ours->throughput / record.throughput;
+        record.note = ours->variant + " / " + record.variant + " = " + ratio.str() + "x";
+      }
       table.row(record);
       if (record.status == bench::Status::failed || record.status == bench::Status::error) {
         all_ok = false;
@@ -197,8 +250,10 @@ int run(Options& options, std::vector<std::unique_ptr<bench::BenchCase>>& cases,
             << " warm-up runs per size, seed " << settings.seed << "\n";
   const double copy_bandwidth = measure_copy_bandwidth(*runtime, settings, options.quick);
   bool all_ok = copy_bandwidth > 0;
+  if (options.peers) std::cout << bench::peers::missing_note();
   const std::vector<bench::Record> records =
       run_cases(*runtime, options, cases, sizes, copy_bandwidth, all_ok);
+  if (options.peers) peer_table(records);
   if (!report(records, options, device, date)) all_ok = false;
   return all_ok ? 0 : 1;
 }
@@ -230,6 +285,15 @@ int main(int argc, char** argv) {
     cases = bench::select_cases(primitive_names, split_names(options.variant_list),
                                 split_names(options.dtype_list));
     if (!options.size_list.empty()) sizes = bench::parse_sizes(options.size_list);
+    // The peers run with --peers, or when named in --variant.
+    const std::vector<std::string> named = split_names(options.variant_list);
+    cases.erase(std::remove_if(cases.begin(), cases.end(),
+                               [&](const std::unique_ptr<bench::BenchCase>& c) {
+                                 return bench::peers::is_peer(c->variant()) && !options.peers &&
+                                        std::find(named.begin(), named.end(), c->variant()) ==
+                                            named.end();
+                               }),
+                cases.end());
   } catch (const bench::UsageError& error) {
     std::cerr << "cl-bench: " << error.what() << "\n";
     return 2;

@@ -72,6 +72,8 @@ clf::primitives::ScanConfig scan_config(const clf::DeviceInfo& device, const Kno
     config.lookback_tile = clf::primitives::TileShape::parse(tile);
   }
   config.lookback_options = knobs("CLF_SCAN_LOOKBACK_OPTIONS");
+  config.chunks.per_core = size_knob(knobs, "CLF_SCAN_CHUNKS_PER_CORE", config.chunks.per_core);
+  config.chunks.min_items = size_knob(knobs, "CLF_SCAN_CHUNK_MIN", config.chunks.min_items);
   config.check(device);
   return config;
 }

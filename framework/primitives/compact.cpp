@@ -1,5 +1,7 @@
 #include "framework/primitives/compact.hpp"
 
+#include <optional>
+
 #include "framework/error.hpp"
 #include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
@@ -10,26 +12,29 @@ namespace {
 
 cl_uint as_uint(std::size_t value) { return static_cast<cl_uint>(value); }
 
-// The tuning table's tile for `device`, checked against it.
-TileShape checked_tile(const DeviceInfo& device) {
-  const CompactConfig& config = tuning_for(device).compact;
+// The config's tile, checked against `device`.
+TileShape checked_tile(const DeviceInfo& device, const CompactConfig& config) {
   config.check(device);
   return config.tile;
 }
+
+bool in_chunks(const CompactConfig& config) { return config.layout == Layout::chunks; }
 
 }  // namespace
 
 template <typename T>
 class Compact<T>::Impl {
  public:
-  explicit Impl(Runtime& runtime)
+  Impl(Runtime& runtime, const CompactConfig& config)
       : runtime_(runtime),
-        shape_(checked_tile(runtime.device())),
-        count_(kernel("compact_count", false)),
-        scatter_values_(kernel("compact_scatter", false)),
-        scatter_indices_(kernel("compact_scatter", true)),
-        scan_(runtime),
-        selected_count_(runtime, 1) {}
+        shape_(checked_tile(runtime.device(), config)),
+        chunks_(in_chunks(config) ? std::optional<ChunkShape>(config.chunks) : std::nullopt),
+        count_(kernel(chunks_ ? "chunk_count" : "compact_count", false)),
+        scatter_values_(kernel(chunks_ ? "chunk_scatter" : "compact_scatter", false)),
+        scatter_indices_(kernel(chunks_ ? "chunk_scatter" : "compact_scatter", true)),
+        selected_count_(runtime, 1) {
+    if (!chunks_) scan_ = std::make_unique<Scan<std::uint32_t>>(runtime);
+  }
 
   Runtime& runtime() const { return runtime_; }
 
@@ -47,6 +52,10 @@ class Compact<T>::Impl {
       selected_count.write(std::vector<std::uint32_t>(selected_count.size(), 0));
       return;
     }
+    if (chunks_) {
+      run_chunks(scatter, input, output, selected_count, count, predicate);
+      return;
+    }
     const detail::GroupSplit split =
         detail::split_tiles(runtime_.device(), ceil_div(count, shape_.tile()));
     DeviceBuffer<std::uint32_t>& counts =
@@ -57,9 +66,24 @@ class Compact<T>::Impl {
     const auto comparison = static_cast<cl_uint>(predicate.comparison);
     count_(groups, input, counts, as_uint(count), as_uint(split.tiles_per_group), comparison,
            predicate.value);
-    scan_.run(counts, offsets, split.groups, ScanType::exclusive);
+    scan_->run(counts, offsets, split.groups, ScanType::exclusive);
     scatter(groups, input, offsets, output, selected_count, as_uint(count),
             as_uint(split.tiles_per_group), comparison, predicate.value);
+  }
+
+  // The CPU's layout (kernels/primitives/compact/chunks.cl): count per chunk, then each chunk
+  // writes from the sum of the counts before it.
+  template <typename Out>
+  void run_chunks(CLKernel& scatter, const DeviceBuffer<T>& input, DeviceBuffer<Out>& output,
+                  DeviceBuffer<std::uint32_t>& selected_count, std::size_t count,
+                  const Predicate<T>& predicate) {
+    const std::size_t chunks = chunks_->chunks(runtime_.device(), count);
+    DeviceBuffer<std::uint32_t>& counts = detail::ensure_buffer(group_counts_, runtime_, chunks);
+    const Range grid = Range::linear(chunks, 1);
+    const auto comparison = static_cast<cl_uint>(predicate.comparison);
+    count_(grid, input, counts, as_uint(count), comparison, predicate.value);
+    scatter(grid, input, counts, output, selected_count, as_uint(count), comparison,
+            predicate.value);
   }
 
   template <typename Out>
@@ -91,23 +115,29 @@ class Compact<T>::Impl {
 
  private:
   CLKernel kernel(const char* name, bool indices) {
-    return CLKernel(runtime_, kernel_source("kernels/primitives/compact/compact.cl"), name,
+    const char* file =
+        chunks_ ? "kernels/primitives/compact/chunks.cl" : "kernels/primitives/compact/compact.cl";
+    return CLKernel(runtime_, kernel_source(file), name,
                     detail::scan_build_options<T>(shape_) + (indices ? " -DWRITE_INDICES" : ""));
   }
 
   Runtime& runtime_;
   detail::TileShape shape_;
+  std::optional<ChunkShape> chunks_;  // set for the chunk layout
   CLKernel count_;
   CLKernel scatter_values_;
   CLKernel scatter_indices_;
-  Scan<std::uint32_t> scan_;
+  std::unique_ptr<Scan<std::uint32_t>> scan_;  // the tile layout's scan of group counts
   DeviceBuffer<std::uint32_t> selected_count_;
   std::unique_ptr<DeviceBuffer<std::uint32_t>> group_counts_;
   std::unique_ptr<DeviceBuffer<std::uint32_t>> group_offsets_;
 };
 
 template <typename T>
-Compact<T>::Compact(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)) {}
+Compact<T>::Compact(Runtime& runtime) : Compact(runtime, tuning_for(runtime.device()).compact) {}
+template <typename T>
+Compact<T>::Compact(Runtime& runtime, const CompactConfig& config)
+    : impl_(std::make_unique<Impl>(runtime, config)) {}
 template <typename T>
 Compact<T>::~Compact() = default;
 template <typename T>

@@ -8,7 +8,9 @@
 //
 // Built on the scan's tiles: each group counts its selected elements, the counts are scanned
 // (clf::primitives::Scan), and each group writes its selected elements from its offset, ranked
-// by a work-group scan. The input is read twice; nothing else but the output is written.
+// by a work-group scan. On CPUs (the tuning table's Layout::chunks) each work-item counts one
+// long contiguous chunk, then writes its selected elements serially from the sum of the counts
+// before it. The input is read twice; nothing else but the output is written.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,9 @@ namespace clf::primitives {
 template <typename T>
 class Compact {
  public:
+  // The config defaults to the tuning table's for the device.
   explicit Compact(Runtime& runtime);
+  Compact(Runtime& runtime, const CompactConfig& config);
   Compact() : Compact(Runtime::shared()) {}
   ~Compact();
   Compact(Compact&&) noexcept;

@@ -66,21 +66,25 @@ std::size_t tree_groups(const DeviceInfo&, std::size_t n, std::size_t group_size
   return ceil_div(n, 2 * group_size);
 }
 
-// One variant: its kernel file and first-pass kernel, the grid of the first pass, and how the
-// partials are folded (a pairwise tree level per launch, or one group for all of them).
+// One variant: its kernel file and first-pass kernel, the grid of the first pass, how the
+// partials are folded (a pairwise tree level per launch, or one group for all of them), and its
+// work-group size (0: the preferred size, or less where the device allows less). A grid of
+// nullptr is the config's chunks: one-item work-groups.
 struct ReduceVariant {
   const char* name;
   const char* file;
   const char* kernel;
   std::size_t (*groups)(const DeviceInfo& device, std::size_t n, std::size_t group_size);
   bool tree_of_partials;
+  std::size_t group_size;
 };
 
 const ReduceVariant kVariants[] = {
-    {"default", "kernels/primitives/reduce/default.cl", "reduce_default", default_groups, false},
-    {"two-pass", "kernels/primitives/reduce/two_pass.cl", "reduce_two_pass", two_pass_groups,
-     false},
-    {"tree", "kernels/primitives/reduce/tree.cl", "reduce_tree", tree_groups, true},
+    {"default", "kernels/primitives/reduce/default.cl", "reduce_default", default_groups, false, 0},
+    {"chunks", "kernels/primitives/reduce/chunks.cl", "reduce_chunks", nullptr, false, 1},
+    {"two-pass", "kernels/primitives/reduce/two_pass.cl", "reduce_two_pass", two_pass_groups, false,
+     0},
+    {"tree", "kernels/primitives/reduce/tree.cl", "reduce_tree", tree_groups, true, 0},
 };
 
 const ReduceVariant& find_variant(const std::string& name) {
@@ -152,6 +156,7 @@ struct ReduceStorage {
 template <typename T>
 struct Reducer<T>::Impl {
   const ReduceVariant* variant = nullptr;
+  ChunkShape chunks;
   std::size_t group_size = kPreferredGroupSize;
   std::unique_ptr<CLKernel> first_pass;
   std::unique_ptr<CLKernel> partials;
@@ -162,9 +167,18 @@ struct Reducer<T>::Impl {
 
 template <typename T>
 Reducer<T>::Reducer(Runtime& runtime, ReduceOp op, const std::string& variant)
+    : Reducer(runtime, op, variant, tuning_for(runtime.device()).reduce) {}
+
+template <typename T>
+Reducer<T>::Reducer(Runtime& runtime, ReduceOp op, const std::string& variant,
+                    const ReduceConfig& config)
     : runtime_(&runtime), op_(op), variant_(variant), impl_(std::make_unique<Impl>()) {
-  const ReduceVariant& kernels = find_variant(variant);
+  // "default" runs the config's layout: the first entry (tiles) or the chunks.
+  const bool chunks = variant == "default" && config.layout == Layout::chunks;
+  const ReduceVariant& kernels = find_variant(chunks ? "chunks" : variant);
   impl_->variant = &kernels;
+  impl_->chunks = config.chunks;
+  if (kernels.group_size != 0) impl_->group_size = kernels.group_size;
   while (impl_->group_size > runtime.device().max_work_group_size) impl_->group_size /= 2;
   const std::string options = std::string(type_define<T>()) + " " + op_define(op) +
                               " -DREDUCE_GROUP_SIZE=" + std::to_string(impl_->group_size);
@@ -180,13 +194,15 @@ namespace {
 
 // Runs the passes of one reduction into storage slot 2.
 template <typename T, typename Acc>
-void run_passes(Runtime& runtime, const ReduceVariant& variant, ReduceOp op, std::size_t group_size,
-                CLKernel& first_pass, CLKernel& partials, ReduceStorage<Acc>& storage,
-                const DeviceBuffer<T>& input) {
+void run_passes(Runtime& runtime, const ReduceVariant& variant, const ChunkShape& chunks,
+                ReduceOp op, std::size_t group_size, CLKernel& first_pass, CLKernel& partials,
+                ReduceStorage<Acc>& storage, const DeviceBuffer<T>& input) {
   const std::size_t n = input.size();
   const bool with_index = has_index(op);
   const std::size_t groups =
-      std::max<std::size_t>(variant.groups(runtime.device(), n, group_size), 1);
+      std::max<std::size_t>(variant.groups ? variant.groups(runtime.device(), n, group_size)
+                                           : chunks.chunks(runtime.device(), n),
+                            1);
 
   constexpr int kResult = 2;
   storage.ensure(runtime, kResult, 1, with_index);
@@ -229,11 +245,11 @@ void Reducer<T>::enqueue(const DeviceBuffer<T>& input) {
   }
   impl_->has_result = false;
   if (op_ == ReduceOp::sum) {
-    run_passes(*runtime_, *impl_->variant, op_, impl_->group_size, *impl_->first_pass,
-               *impl_->partials, impl_->sums, input);
+    run_passes(*runtime_, *impl_->variant, impl_->chunks, op_, impl_->group_size,
+               *impl_->first_pass, *impl_->partials, impl_->sums, input);
   } else {
-    run_passes(*runtime_, *impl_->variant, op_, impl_->group_size, *impl_->first_pass,
-               *impl_->partials, impl_->values, input);
+    run_passes(*runtime_, *impl_->variant, impl_->chunks, op_, impl_->group_size,
+               *impl_->first_pass, *impl_->partials, impl_->values, input);
   }
   impl_->has_result = true;
 }

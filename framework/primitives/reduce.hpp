@@ -13,9 +13,10 @@
 //   argmin/argmax return the lowest index among equal values, and -0 equals +0.
 // - min, max, argmin and argmax of an empty buffer throw; the sum of one is 0.
 // - At most 2^31 elements (indices are 32-bit).
-// Variants (reduce_variants()): "default" (vector loads, grid sized to the device, two passes),
-// "two-pass" (scalar loads, fixed grid, two passes), "tree" (Kloosterman's pairwise tree, one
-// launch per factor of 512).
+// Variants (reduce_variants()): "default" (vector loads, grid sized to the device, two passes;
+// on CPUs the tuning table's chunks), "chunks" (for CPUs: one contiguous chunk per one-item
+// work-group, 8-wide vector loads, two passes), "two-pass" (scalar loads, fixed grid, two
+// passes), "tree" (Kloosterman's pairwise tree, one launch per factor of 512).
 #pragma once
 
 #include <memory>
@@ -25,6 +26,7 @@
 
 #include "framework/buffer.hpp"
 #include "framework/kernel.hpp"
+#include "framework/primitives/tuning.hpp"
 #include "framework/runtime.hpp"
 
 namespace clf::primitives {
@@ -36,7 +38,7 @@ const std::vector<std::string>& reduce_op_names();
 const char* to_string(ReduceOp op);
 // Throws Error listing the known names when `name` is not one of them.
 ReduceOp parse_reduce_op(const std::string& name);
-// "default", "two-pass", "tree".
+// "default", "chunks", "two-pass", "tree".
 const std::vector<std::string>& reduce_variants();
 // The most elements one reduction takes.
 constexpr std::size_t kReduceMaxElements = std::size_t{1} << 31;
@@ -79,8 +81,10 @@ struct ReduceResult {
 template <typename T>
 class Reducer {
  public:
-  // Throws Error for an unknown variant.
+  // Throws Error for an unknown variant. The config (what "default" runs, the chunks' grid)
+  // defaults to the tuning table's for the device.
   Reducer(Runtime& runtime, ReduceOp op, const std::string& variant = "default");
+  Reducer(Runtime& runtime, ReduceOp op, const std::string& variant, const ReduceConfig& config);
   ~Reducer();
   Reducer(const Reducer&) = delete;
   Reducer& operator=(const Reducer&) = delete;

@@ -27,8 +27,9 @@ const char* device_type() {
 }  // namespace
 
 const std::vector<std::string>& scan_variants() {
-  static const std::vector<std::string> names{
-      "default", "naive", "blelloch", "blocks", "blocks-vec", "reduce-then-scan", "lookback"};
+  static const std::vector<std::string> names{"default",  "naive",      "blelloch",
+                                              "blocks",   "blocks-vec", "reduce-then-scan",
+                                              "lookback", "chunks"};
   return names;
 }
 
@@ -41,12 +42,18 @@ std::vector<std::string> scan_variants(const DeviceInfo& device) {
 }
 
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device) {
+  return resolve_scan_variant(variant, device, tuning_for(device).scan);
+}
+
+std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device,
+                                 const ScanConfig& config) {
   const auto& names = scan_variants();
   if (std::find(names.begin(), names.end(), variant) == names.end()) {
     throw unknown_variant("scan", variant, names);
   }
   if (variant == "default") {
-    return has_forward_progress(device) ? "lookback" : "reduce-then-scan";
+    if (has_forward_progress(device)) return "lookback";
+    return config.layout == Layout::chunks ? "chunks" : "reduce-then-scan";
   }
   if (variant == "lookback" && !has_forward_progress(device)) {
     throw Error("scan variant 'lookback' needs forward progress between work-groups, which " +
@@ -110,17 +117,18 @@ template std::string scan_build_options<float>(const TileShape&);
 
 namespace {
 
-// The variant's algorithm: "default" is the look-back scan where it builds, else
-// reduce-then-scan.
+// The variant's algorithm: "default" is the look-back scan where it builds, else the config's
+// layout.
 template <typename T>
 std::unique_ptr<scanning::Algorithm<T>> make_algorithm(Runtime& runtime, const std::string& variant,
                                                        const ScanConfig& config) {
-  const std::string resolved = resolve_scan_variant(variant, runtime.device());
+  const std::string resolved = resolve_scan_variant(variant, runtime.device(), config);
   if (resolved == "naive") return scanning::make_naive_scan<T>(runtime);
   if (resolved == "blelloch") return scanning::make_blelloch_scan<T>(runtime);
   if (resolved == "blocks") return scanning::make_blocks_scan<T>(runtime, false);
   if (resolved == "blocks-vec") return scanning::make_blocks_scan<T>(runtime, true);
   if (resolved == "reduce-then-scan") return scanning::make_reduce_then_scan<T>(runtime, config);
+  if (resolved == "chunks") return scanning::make_chunk_scan<T>(runtime, config);
   if (variant == "default") {
     // The look-back kernel is inline PTX; should a driver refuse it, the default still scans.
     try {

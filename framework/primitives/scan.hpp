@@ -12,8 +12,10 @@
 //   reduce-then-scan  tiles of values in registers: reduce, scan the sums, scan (3 launches)
 //   lookback          single pass with decoupled look-back (needs forward progress between
 //                     work-groups: NVIDIA GPUs only; elsewhere it throws clf::Error)
-//   default           lookback where the device guarantees forward progress, else
-//                     reduce-then-scan
+//   chunks            for CPUs: one long contiguous chunk per work-item, summed, then scanned
+//                     serially with vector loads (2 launches, no local memory)
+//   default           lookback where the device guarantees forward progress, else the
+//                     tuning table's layout: chunks on CPUs, reduce-then-scan elsewhere
 // A Scan object keeps its kernels and temporary buffers, so repeated calls allocate nothing
 // (unless a larger input needs more). Input and output must be different buffers.
 #pragma once
@@ -39,9 +41,12 @@ const std::vector<std::string>& scan_variants();
 // The variants that can run on `device`: all but "lookback" where forward progress between
 // work-groups is not guaranteed.
 std::vector<std::string> scan_variants(const DeviceInfo& device);
-// The variant that runs for `variant` on `device`: "default" becomes "lookback" or
-// "reduce-then-scan". Throws Error for an unknown name, or "lookback" without forward progress.
+// The variant that runs for `variant` on `device`: "default" becomes "lookback", or where that
+// cannot run, "chunks" or "reduce-then-scan" by the config's layout (the tuning table's by
+// default). Throws Error for an unknown name, or "lookback" without forward progress.
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device);
+std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device,
+                                 const ScanConfig& config);
 
 template <typename T>
 class Scan {

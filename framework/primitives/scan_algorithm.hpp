@@ -1,6 +1,7 @@
 // What the scan algorithms share (internal to framework/primitives/scan*.cpp): the base class
 // of one variant's kernels and temporaries, and the factories Scan chooses from (one file per
-// family: scan_global.cpp for Gruber's reference scans, scan_tiled.cpp for the tiled ones).
+// family: scan_global.cpp for Gruber's reference scans, scan_tiled.cpp for the tiled ones,
+// scan_chunks.cpp for the CPU's).
 #pragma once
 
 #include <memory>
@@ -57,6 +58,10 @@ template <typename T>
 std::unique_ptr<Algorithm<T>> make_reduce_then_scan(Runtime& runtime, const ScanConfig& config);
 template <typename T>
 std::unique_ptr<Algorithm<T>> make_lookback_scan(Runtime& runtime, const ScanConfig& config);
+
+// The chunked scan for CPU devices (scan_chunks.cpp).
+template <typename T>
+std::unique_ptr<Algorithm<T>> make_chunk_scan(Runtime& runtime, const ScanConfig& config);
 
 }  // namespace scanning
 

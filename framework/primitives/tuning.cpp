@@ -56,10 +56,15 @@ Tuning other_gpu_tuning() {
   return tuning;
 }
 
-// CPUs (measured with PoCL): small sort tiles without unrolling, one sort program for the three
-// key kinds, and a matmul tiling of 32x64x8/4x8.
+// CPUs (measured with PoCL): scan, compaction and reduction in chunks, small sort tiles without
+// unrolling, one sort program for the three key kinds, and a matmul tiling of 32x64x8/4x8.
 Tuning cpu_tuning() {
   Tuning tuning;
+  tuning.scan.layout = Layout::chunks;
+  // The scan reads all but one of its G + 1 chunks twice: one chunk a core moves the least.
+  tuning.scan.chunks.per_core = 1;
+  tuning.compact.layout = Layout::chunks;
+  tuning.reduce.layout = Layout::chunks;
   tuning.sort.work_group = 64;
   tuning.sort.items = {16, 16, 16};
   tuning.sort.items_with_values = {16, 16, 16};
@@ -117,6 +122,16 @@ const Tuning& tuning_for(const DeviceInfo& device) {
       break;
   }
   return other;
+}
+
+const char* to_string(Layout layout) { return layout == Layout::chunks ? "chunks" : "tiles"; }
+
+std::size_t ChunkShape::chunks(const DeviceInfo& device, std::size_t n) const {
+  const std::size_t most =
+      std::max<std::size_t>(1, device.compute_units) * std::max<std::size_t>(1, per_core);
+  const std::size_t length = std::max<std::size_t>(1, min_items);
+  const std::size_t by_length = (n + length - 1) / length;
+  return std::max<std::size_t>(1, std::min(most, by_length));
 }
 
 std::string TileShape::to_string() const {

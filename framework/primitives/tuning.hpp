@@ -28,7 +28,26 @@ struct TileShape {
   static TileShape parse(const std::string& text);
 };
 
+// How an algorithm lays its input over the device. tiles: many work-items of a work-group share
+// each tile through local memory (GPUs). chunks: each work-item of a one-item work-group walks a
+// long contiguous chunk with vector loads, no local memory and no barriers (CPUs, where a
+// work-group runs on one core and its work-items in a loop; docs/primitives.md).
+enum class Layout { tiles, chunks };
+const char* to_string(Layout layout);
+
+// The chunk layout's grid: `per_core` chunks per compute unit (a small multiple, so that a core
+// slowed by other work does not hold the others back), each at least `min_items` long.
+struct ChunkShape {
+  std::size_t per_core = 4;
+  std::size_t min_items = 16384;
+  // How many chunks n values take on `device`: at least 1.
+  std::size_t chunks(const DeviceInfo& device, std::size_t n) const;
+};
+
 struct ScanConfig {
+  // What "default" runs where look-back cannot: reduce-then-scan (tiles) or chunks.
+  Layout layout = Layout::tiles;
+  ChunkShape chunks;
   // reduce-then-scan: a power-of-two work-group, 4, 8, 16 or 32 items.
   TileShape tile{128, 32};
   // lookback: a power-of-two work-group of at least 32, items a multiple of 4 up to 64.
@@ -44,9 +63,18 @@ struct ScanConfig {
 };
 
 struct CompactConfig {
+  Layout layout = Layout::tiles;
+  ChunkShape chunks;
   // The compaction kernels give each work-item consecutive values: 4, 8, 16 or 32 items.
   TileShape tile{256, 16};
   void check(const DeviceInfo& device) const;
+};
+
+struct ReduceConfig {
+  // What the "default" reduction runs: vector loads over a device-filling grid of work-groups
+  // with a local-memory tree (tiles), or one partial per chunk (chunks).
+  Layout layout = Layout::tiles;
+  ChunkShape chunks;
 };
 
 // How the radix sort ranks a tile by its digit (docs/sort.md): two 4-bit splits in local memory
@@ -109,6 +137,7 @@ struct Tuning {
   SortConfig sort;
   ScanConfig scan;
   CompactConfig compact;
+  ReduceConfig reduce;
   MatmulConfig matmul;
 };
 

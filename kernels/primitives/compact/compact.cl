@@ -5,6 +5,7 @@
 // them from the group's offset. Tiles and groups are cut as in
 // kernels/primitives/scan/reduce_then_scan.cl. Build options: those of
 // kernels/primitives/scan/common.cl; WRITE_INDICES to write indices (uint) instead of the values.
+#include "kernels/primitives/compact/predicate.cl"
 #include "kernels/primitives/scan/common.cl"
 
 #ifdef WRITE_INDICES
@@ -13,35 +14,7 @@
 #define OUT_T T
 #endif
 
-// The comparisons the host can ask for, in the order of clf::primitives::Comparison.
-#define COMPARE_NONZERO 0
-#define COMPARE_EQUAL 1
-#define COMPARE_NOT_EQUAL 2
-#define COMPARE_LESS 3
-#define COMPARE_LESS_EQUAL 4
-#define COMPARE_GREATER 5
-#define COMPARE_GREATER_EQUAL 6
-
 DEFINE_WG_EXCLUSIVE_SCAN(wg_exclusive_scan_uint, uint)
-
-inline uint is_selected(T x, uint comparison, T value) {
-  switch (comparison) {
-    case COMPARE_NONZERO:
-      return x != (T)0;
-    case COMPARE_EQUAL:
-      return x == value;
-    case COMPARE_NOT_EQUAL:
-      return x != value;
-    case COMPARE_LESS:
-      return x < value;
-    case COMPARE_LESS_EQUAL:
-      return x <= value;
-    case COMPARE_GREATER:
-      return x > value;
-    default:
-      return x >= value;
-  }
-}
 
 // One bit per item: bit k is set when items[k] (element first + k, below n) is selected.
 inline uint selection_mask(const T* items, uint first, uint n, uint comparison, T value) {
