@@ -29,7 +29,7 @@ packages=(
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without
   # a GPU do (software rasteriser).
-  packages+=(libgtk-4-dev xvfb xauth libgl1-mesa-dri libegl-mesa0)
+  packages+=(libgtk-4-dev xvfb xauth libgl1-mesa-dri libegl-mesa0 xdotool)
 fi
 
 install_missing() {

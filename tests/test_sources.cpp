@@ -64,8 +64,7 @@ TEST(Sources, EachTargetRegistersTheDeviceCodeItOwns) {
 
 // libclf knows no app: it owns only the primitives' kernels and the top-level shared headers.
 TEST(Sources, TheFrameworkEmbedsNoAppCode) {
-  const std::regex framework_path(
-      R"(^(shared/[^/]+\.h|kernels/[^/]+\.cl|kernels/primitives/.+)$)");
+  const std::regex framework_path(R"(^(shared/[^/]+\.h|kernels/[^/]+\.cl|kernels/primitives/.+)$)");
   std::size_t owned = 0;
   for (const clf::EmbeddedFile& file : clf::embedded_files()) {
     if (file.owner != "clf") continue;

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "apps/boids/gui_window.hpp"
+#include "apps/gtk/event_log.hpp"
 
 namespace boids {
 
@@ -79,6 +80,8 @@ void Gui::receive(FrameResult result) {
   frame_pitch = pitch;
   frame_zoom = zoom;
   steps_done = result.steps_done;
+  clf::gtk::log_event("frame", {{"step", static_cast<double>(result.steps_done)},
+                                {"n", static_cast<double>(result.count)}});
   const auto now = Clock::now();
   const double ms = std::chrono::duration<double, std::milli>(now - last_frame).count();
   last_frame = now;

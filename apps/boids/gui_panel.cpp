@@ -5,6 +5,7 @@
 
 #include "apps/boids/gui_window.hpp"
 #include "apps/gtk/controls.hpp"
+#include "apps/gtk/event_log.hpp"
 
 namespace boids {
 
@@ -82,6 +83,7 @@ GtkWidget* build_sliders(Gui* g) {
   gtk_range_set_value(GTK_RANGE(n), std::log10(static_cast<double>(g->count)));
   g_signal_connect(n, "value-changed", G_CALLBACK(on_count), g);
   add_row("N (new flock)", n);
+  clf::gtk::log_widget_bounds("n", n);
 
   ModelOptions& m = g->model;
   const Parameter parameters[] = {

@@ -71,34 +71,44 @@ void log_event(const char* event, std::initializer_list<EventField> fields) {
 
 void log_widget_bounds(const char* name, GtkWidget* widget) {
   if (!events_enabled()) return;
-  struct Pending {
+  struct Watched {
     std::string name;
-    GtkWidget* widget;
-    int attempts;
+    GtkWidget* widget;  // referenced while watched
+    graphene_rect_t logged;
   };
-  // Polled until the widget is laid out (at most 10 s): bounds exist only after the first layout.
+  // Polled for as long as the window runs: bounds exist only after the first layout, and change
+  // when the window is resized; each change is logged (a test uses the latest).
   g_timeout_add_full(
-      G_PRIORITY_DEFAULT, 100,
+      G_PRIORITY_DEFAULT, 200,
       +[](gpointer data) -> gboolean {
-        auto* pending = static_cast<Pending*>(data);
-        GtkNative* native = gtk_widget_get_native(pending->widget);
+        auto* watched = static_cast<Watched*>(data);
+        GtkNative* native = gtk_widget_get_native(watched->widget);
         graphene_rect_t bounds;
-        if (native == nullptr || gtk_widget_get_width(pending->widget) == 0 ||
-            !gtk_widget_compute_bounds(pending->widget, GTK_WIDGET(native), &bounds)) {
-          return ++pending->attempts < 100 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+        if (native == nullptr || gtk_widget_get_width(watched->widget) == 0 ||
+            !gtk_widget_compute_bounds(watched->widget, GTK_WIDGET(native), &bounds)) {
+          return G_SOURCE_CONTINUE;  // not laid out yet
         }
         // In the surface's coordinates, which are the X window's (client-side decorations
         // shift the widget tree inside the surface).
         double surface_x = 0, surface_y = 0;
         gtk_native_get_surface_transform(native, &surface_x, &surface_y);
-        log_event("widget", {{"name", pending->name},
-                             {"x", bounds.origin.x + surface_x},
-                             {"y", bounds.origin.y + surface_y},
+        bounds.origin.x += static_cast<float>(surface_x);
+        bounds.origin.y += static_cast<float>(surface_y);
+        if (graphene_rect_equal(&bounds, &watched->logged)) return G_SOURCE_CONTINUE;
+        watched->logged = bounds;
+        log_event("widget", {{"name", watched->name},
+                             {"x", bounds.origin.x},
+                             {"y", bounds.origin.y},
                              {"width", bounds.size.width},
                              {"height", bounds.size.height}});
-        return G_SOURCE_REMOVE;
+        return G_SOURCE_CONTINUE;
       },
-      new Pending{name, widget, 0}, [](gpointer data) { delete static_cast<Pending*>(data); });
+      new Watched{name, GTK_WIDGET(g_object_ref(widget)), GRAPHENE_RECT_INIT(0, 0, 0, 0)},
+      [](gpointer data) {
+        auto* watched = static_cast<Watched*>(data);
+        g_object_unref(watched->widget);
+        delete watched;
+      });
 }
 
 }  // namespace clf::gtk

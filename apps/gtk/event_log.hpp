@@ -30,8 +30,8 @@ struct EventField {
 
 bool events_enabled();
 void log_event(const char* event, std::initializer_list<EventField> fields = {});
-// Logs where `widget` is in its window (x, y, width, height in window coordinates) under `name`,
-// once the window is laid out, so a test can click it.
+// Logs where `widget` is in its window (x, y, width, height in the X window's coordinates) under
+// `name` once it is laid out, and again whenever that changes, so a test can click it.
 void log_widget_bounds(const char* name, GtkWidget* widget);
 
 }  // namespace clf::gtk

@@ -1,7 +1,7 @@
 // The start-up every window shares: check for a display, run the GtkApplication with a worker
 // thread whose results reach the UI thread, and shut down in the one safe order (the worker is
-// joined before the state it posts to goes away; results posted after the window closed are
-// never dispatched, since nothing runs the main context any more).
+// joined before the state it posts to goes away; results that arrive after the window closed
+// are dropped).
 #pragma once
 
 #include <gtk/gtk.h>
@@ -46,13 +46,26 @@ int run_window(const WindowSpec& spec, std::unique_ptr<LatestOnlyWorker<Request,
                std::function<void(Result)> receive,
                std::function<void(GtkApplication*, GtkWindow*)> build, const SmokeTest& smoke,
                const std::function<void()>& before_join = nullptr) {
+  // Set while the window exists: a result that reaches the UI thread after the window was
+  // destroyed (it closes a few main-loop iterations before the loop ends) is dropped.
+  auto window_open = std::make_shared<bool>(false);
   worker = std::make_unique<LatestOnlyWorker<Request, Result>>(
-      std::move(work), [receive = std::move(receive)](Result result) {
+      std::move(work), [receive = std::move(receive), window_open](Result result) {
         auto shared = std::make_shared<Result>(std::move(result));
-        post_to_ui([receive, shared] { receive(std::move(*shared)); });
+        post_to_ui([receive, shared, window_open] {
+          if (*window_open) receive(std::move(*shared));
+        });
       });
-  const int status =
-      run_application(spec.id, spec.title, spec.width, spec.height, std::move(build));
+  const int status = run_application(
+      spec.id, spec.title, spec.width, spec.height,
+      [build = std::move(build), window_open](GtkApplication* app, GtkWindow* window) {
+        *window_open = true;
+        g_signal_connect(window, "destroy", G_CALLBACK(+[](GtkWidget*, gpointer open) {
+                           *static_cast<bool*>(open) = false;
+                         }),
+                         window_open.get());
+        build(app, window);
+      });
   if (before_join) before_join();
   worker.reset();
   return status != 0 ? status : smoke.exit_status();

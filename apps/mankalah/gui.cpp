@@ -94,6 +94,10 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
       },
       g);
   g->smoke.set_on_finish([g] { g->cancel_search(); });
+  // A search's progress or answer that arrives after the window closed must not touch it.
+  g_signal_connect(window, "destroy",
+                   G_CALLBACK(+[](GtkWidget*, gpointer data) { gui_of(data)->cancel_search(); }),
+                   g);
   g->smoke.start(app, window, g->options.screenshot);
   log_layout(g);
   if (g->options.match)

@@ -8,11 +8,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "apps/gtk/controls.hpp"
+#include "apps/gtk/event_log.hpp"
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/input.hpp"
 #include "apps/gtk/latest_worker.hpp"
@@ -191,6 +193,20 @@ struct Gui {
     worker->submit(r);
   }
 
+  // For tests that drive the window from outside (clf::gtk::log_event; off unless asked for).
+  void log_frame(const ViewResult& result) const {
+    if (!clf::gtk::events_enabled()) return;
+    const CameraView c = camera();
+    char camera_json[160], light_json[96];
+    std::snprintf(camera_json, sizeof camera_json, "[%.4f,%.4f,%.4f,%.4f]", c.position.x,
+                  c.position.y, c.position.z, c.fov_y);
+    std::snprintf(light_json, sizeof light_json, "[%.4f,%.4f,%.4f]", light.x, light.y, light.z);
+    clf::gtk::log_event("frame", {{"width", result.width},
+                                  {"height", result.height},
+                                  clf::gtk::EventField::raw("camera", camera_json),
+                                  clf::gtk::EventField::raw("light", light_json)});
+  }
+
   void receive(ViewResult result) {
     if (!result.error.empty()) {
       view->set_overlay_text("error: " + result.error);
@@ -199,6 +215,7 @@ struct Gui {
       return;
     }
     view->show_rgba(result.width, result.height, result.rgba);
+    log_frame(result);
     const auto now = std::chrono::steady_clock::now();
     const double ms = std::chrono::duration<double, std::milli>(now - last_frame).count();
     last_frame = now;
@@ -418,6 +435,9 @@ void build_window(Gui* g, GtkApplication*, GtkWindow* window) {
   gtk_widget_add_tick_callback(g->view->widget(), on_tick, g, nullptr);
 
   g->smoke.start(g->app, window, g->options.smoke_screenshot);
+  clf::gtk::log_widget_bounds("view", g->view->widget());
+  clf::gtk::log_widget_bounds("light_x", g->light_scales[0]);
+  clf::gtk::log_widget_bounds("resolution", resolution);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ one the moves give.
 usage: xvfb-run -a mankalah_window.py CL_MANKALAH [ENGINE...]"""
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kalah_rules import START, legal_moves, sow  # noqa: E402
@@ -78,7 +79,9 @@ def play_whole_game(w, engine, budget_s):
 def select(w, dropdown, index):
     """Picks item `index` of a drop-down by mouse and keyboard, as a person would."""
     w.click(dropdown)
+    time.sleep(0.3)  # the list opens
     w.key("Home", *(["Down"] * index), "Return")
+    time.sleep(0.3)  # and closes
 
 
 def main():
@@ -136,6 +139,8 @@ def main():
     started = w.wait_for(lambda e: e["event"] == "search_start" and e["kind"] == "ai", 30,
                          "a search")
     select(w, "time", times.index(TIME_MS))
+    w.wait_for(lambda e: e["event"] == "settings" and e["time_ms"] == TIME_MS, 10,
+               "the time during a search")
     select(w, "engine", names.index("minimax"))
     w.wait_for(lambda e: e["event"] == "settings" and e["engine"] == "minimax", 10,
                "the engine minimax")  # well within the 5 s search

@@ -20,7 +20,6 @@ class WindowTest:
         self.read = 0  # events consumed by wait_for
         self.window = self._find_window(title)
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window], check=False)
-        self.widgets = {}
 
     def _find_window(self, title, timeout=60):
         deadline = time.monotonic() + timeout
@@ -70,19 +69,16 @@ class WindowTest:
         self.read = len(self.events())
 
     def widget(self, name, timeout=30):
-        if name not in self.widgets:
-            event = None
-            deadline = time.monotonic() + timeout
-            while event is None:
-                event = next((e for e in self.events()
-                              if e["event"] == "widget" and e["name"] == name), None)
-                if event is None:
-                    self.check_alive()
-                    if time.monotonic() > deadline:
-                        raise AssertionError(f"the window never placed widget {name!r}")
-                    time.sleep(0.05)
-            self.widgets[name] = event
-        return self.widgets[name]
+        """Where the window last said `name` is (it says so again after every layout change)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            placed = [e for e in self.events() if e["event"] == "widget" and e["name"] == name]
+            if placed:
+                return placed[-1]
+            self.check_alive()
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the window never placed widget {name!r}")
+            time.sleep(0.05)
 
     def key(self, *keys):
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window], check=False)
@@ -106,8 +102,7 @@ class WindowTest:
         subprocess.run(["xdotool", "mouseup", "1"], check=True)
 
     def scroll(self, name, clicks):
-        self.click_position = self.widget(name)
-        w = self.click_position
+        w = self.widget(name)
         x, y = int(w["x"] + w["width"] / 2), int(w["y"] + w["height"] / 2)
         button = "4" if clicks < 0 else "5"
         subprocess.run(["xdotool", "mousemove", "--window", self.window, str(x), str(y)],
