@@ -10,6 +10,7 @@
 
 #include "framework/clf.hpp"
 #include "framework/primitives/compact.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -157,16 +158,6 @@ TEST(Compact, DeviceBuffersWithCountOnDevice) {
   EXPECT_EQ(compact.run(in, out, Predicate<float>::equal(3.0f)), n / 10);
 }
 
-template <typename Call>
-void expect_error(Call call, const std::string& word) {
-  try {
-    call();
-    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << word << "')";
-  } catch (const clf::Error& error) {
-    EXPECT_NE(std::string(error.what()).find(word), std::string::npos) << error.what();
-  }
-}
-
 TEST(Compact, BadArguments) {
   clf::Runtime& runtime = clf::Runtime::shared();
   Compact<std::int32_t> compact(runtime);
@@ -175,11 +166,11 @@ TEST(Compact, BadArguments) {
   clf::DeviceBuffer<std::uint32_t> count(runtime, 1);
   clf::DeviceBuffer<std::uint32_t> no_count(runtime, 0);
   const auto nonzero = Predicate<std::int32_t>::nonzero();
-  expect_error([&] { compact.run(in, small, nonzero); }, "output holds 50");
-  expect_error([&] { compact.run(in, in, nonzero); }, "same buffer");
-  expect_error([&] { compact.run(in, small, count, 101, nonzero); }, "input holds 100");
-  expect_error([&] { compact.run(small, in, no_count, 10, nonzero); }, "count buffer");
-  expect_error(
+  clf_test::expect_error([&] { compact.run(in, small, nonzero); }, "output holds 50");
+  clf_test::expect_error([&] { compact.run(in, in, nonzero); }, "same buffer");
+  clf_test::expect_error([&] { compact.run(in, small, count, 101, nonzero); }, "input holds 100");
+  clf_test::expect_error([&] { compact.run(small, in, no_count, 10, nonzero); }, "count buffer");
+  clf_test::expect_error(
       [&] { compact.run(in, small, count, clf::primitives::kMaxScanElements + 1, nonzero); },
       "more than");
 }

@@ -11,6 +11,7 @@
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
 #include "framework/primitives/matmul_reference.hpp"
+#include "test_support.hpp"
 
 namespace clf::primitives {
 namespace {
@@ -116,33 +117,23 @@ TEST(Matmul, VerifyCatchesAWrongElement) {
   EXPECT_NE(matmul_verify(a, b, c, m, k, n, 10), "");
 }
 
-// Expects `call` to throw clf::Error whose message contains `needle`.
-template <typename Call>
-void expect_error(Call call, const std::string& needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
-  } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find(needle), std::string::npos) << error.what();
-  }
-}
-
 TEST(Matmul, BadArgumentsThrowClearErrors) {
   Runtime& runtime = Runtime::shared();
   const std::vector<float> six(6, 1.0f);
-  expect_error([&] { matmul(runtime, six, six, 2, 3, 2, "strassen"); },
-               "unknown variant 'strassen'");
-  expect_error([&] { matmul(runtime, six, six, 2, 4, 2); }, "A has 6 elements");
-  expect_error([&] { matmul(runtime, six, six, 2, 3, 3); }, "B has 6 elements");
+  clf_test::expect_error([&] { matmul(runtime, six, six, 2, 3, 2, "strassen"); },
+                         "unknown variant 'strassen'");
+  clf_test::expect_error([&] { matmul(runtime, six, six, 2, 4, 2); }, "A has 6 elements");
+  clf_test::expect_error([&] { matmul(runtime, six, six, 2, 3, 3); }, "B has 6 elements");
   DeviceBuffer<float> a(runtime, 6), b(runtime, 6), c(runtime, 5);
-  expect_error([&] { matmul(a, b, c, 2, 3, 2); }, "C has 5 elements");
-  expect_error([&] { matmul(runtime, {}, {}, std::size_t{1} << 20, std::size_t{1} << 13, 0); },
-               "more than 2^32 - 1 elements");
-  expect_error([] { MatmulTiling::parse("128x128/8"); }, "expected BMxBNxBK/TMxTN");
+  clf_test::expect_error([&] { matmul(a, b, c, 2, 3, 2); }, "C has 5 elements");
+  clf_test::expect_error(
+      [&] { matmul(runtime, {}, {}, std::size_t{1} << 20, std::size_t{1} << 13, 0); },
+      "more than 2^32 - 1 elements");
+  clf_test::expect_error([] { MatmulTiling::parse("128x128/8"); }, "expected BMxBNxBK/TMxTN");
   const MatmulTiling odd = MatmulTiling::parse("64x64x16/6x8");
-  expect_error([&] { Matmul(runtime, "default", &odd); }, "multiples of 4");
+  clf_test::expect_error([&] { Matmul(runtime, "default", &odd); }, "multiples of 4");
   const MatmulTiling huge = MatmulTiling::parse("1024x1024x64/4x4");
-  expect_error([&] { Matmul(runtime, "default", &huge); }, "work-items");
+  clf_test::expect_error([&] { Matmul(runtime, "default", &huge); }, "work-items");
 }
 
 }  // namespace

@@ -68,4 +68,15 @@ class ScopedEnv {
     }                                                                          \
   } while (false)
 
+// Expects `call` to throw clf::Error whose message contains `word`.
+template <typename Call>
+void expect_error(Call call, const std::string& word) {
+  try {
+    call();
+    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << word << "')";
+  } catch (const clf::Error& error) {
+    EXPECT_NE(std::string(error.what()).find(word), std::string::npos) << error.what();
+  }
+}
+
 }  // namespace clf_test

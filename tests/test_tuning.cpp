@@ -11,6 +11,7 @@
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/tuning.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -25,16 +26,6 @@ clf::DeviceInfo device(clf::DeviceType type, const std::string& vendor) {
   info.vendor = vendor;
   info.name = vendor + " device";
   return info;
-}
-
-template <typename Call>
-void expect_error(Call call, const std::string& word) {
-  try {
-    call();
-    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << word << "')";
-  } catch (const clf::Error& error) {
-    EXPECT_NE(std::string(error.what()).find(word), std::string::npos) << error.what();
-  }
 }
 
 std::vector<cl_uint> random_keys(std::size_t n, unsigned seed) {
@@ -113,14 +104,14 @@ TEST(Tuning, OneRowPerKindOfDevice) {
 TEST(Tuning, ConfigsSayWhatIsWrong) {
   SortConfig sort;
   sort.work_group = 48;
-  expect_error([&] { sort.check(); }, "multiple of 32");
+  clf_test::expect_error([&] { sort.check(); }, "multiple of 32");
   sort = SortConfig{};
   sort.items_with_values[1] = 4;
-  expect_error([&] { sort.check(); }, "at least 8 items");
+  clf_test::expect_error([&] { sort.check(); }, "at least 8 items");
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
-  expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
-  expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
+  clf_test::expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
+  clf_test::expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
 
