@@ -2,7 +2,8 @@
 // a stale device copy and downloads only when the host reads a stale host copy. DeviceBuffer<T>
 // lives on the device alone and never copies unless asked. A kernel's access to a buffer is
 // inferred from its parameter (`const __global T*` reads, `__global T*` reads and writes) or
-// set per call with read_only(), write_only(), read_write() -- the seed's copy-direction flags.
+// set per call with read_only(), write_only(), read_write() (copy-direction flags, as
+// Kloosterman's framework had them).
 #pragma once
 
 #include <cstddef>

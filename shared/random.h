@@ -5,7 +5,7 @@
 //   PhiloxState rng = philox_init(seed, get_global_id(0));   // stream = work-item
 //   cl_uint bits = philox_next_uint(&rng);  cl_float u = philox_next_float(&rng);  // [0, 1)
 //
-//   Mwc64xState rng = mwc64x_init(seed, get_global_id(0));   // the seed's MWC64X
+//   Mwc64xState rng = mwc64x_init(seed, get_global_id(0));   // Kloosterman's MWC64X
 //   cl_uint bits = mwc64x_next_uint(&rng);
 //
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011) is

@@ -54,8 +54,9 @@ Scene load_scene(const std::string& name_or_file);
 Scene load_scene_file(const std::string& path);
 Scene parse_scene_json(const std::string& text, const std::string& file_name);
 
-// The seed scene with per_side^3 spheres (the built-in "seed" has 10 per side); the window's
-// sphere-count control uses it.
+// The built-in scene "seed" (after Kloosterman's raytracer demo; docs/raytracer.md describes it)
+// with per_side^3 spheres ("seed" itself has 10 per side); the window's sphere-count control
+// uses it.
 Scene seed_scene(int per_side);
 
 // The random scene with n spheres, reproducible from `seed`.
