@@ -15,11 +15,32 @@ class WindowTest:
         environment.update(env or {})
         self.stderr_path = self.events_path + ".stderr"
         self.stderr = open(self.stderr_path, "w")
-        self.process = subprocess.Popen(argv, env=environment, stdout=subprocess.DEVNULL,
-                                         stderr=self.stderr)
         self.read = 0  # events consumed by wait_for
+        # xvfb-run -a can hand over a display that is not answering yet (the previous test's
+        # server is still going away): wait until it answers, and start again once if the
+        # program found no display all the same.
+        for attempt in range(2):
+            self._wait_for_display()
+            self.process = subprocess.Popen(argv, env=environment, stdout=subprocess.DEVNULL,
+                                             stderr=self.stderr)
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                break
+            if attempt == 0 and "cannot open a display" in self.stderr_text():
+                time.sleep(1)
+                continue
+            break
         self.window = self._find_window(title)
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window], check=False)
+
+    @staticmethod
+    def _wait_for_display(timeout=30):
+        deadline = time.monotonic() + timeout
+        while subprocess.run(["xdotool", "getdisplaygeometry"], capture_output=True).returncode:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the display {os.environ.get('DISPLAY')} does not answer")
+            time.sleep(0.2)
 
     def _find_window(self, title, timeout=60):
         deadline = time.monotonic() + timeout
