@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace clf::gtk {
 
@@ -33,7 +34,8 @@ class RenderWatch {
   std::string renderer() const;
 
  private:
-  RenderWatch(GtkWindow* window, std::string program) : window_(window), program_(program) {}
+  RenderWatch(GtkWindow* window, std::string program)
+      : window_(window), program_(std::move(program)) {}
   static void on_realize(GtkWidget* widget, gpointer data);
   static void on_before_paint(GdkFrameClock*, gpointer data);
   static void on_after_paint(GdkFrameClock*, gpointer data);
