@@ -6,11 +6,13 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
 #include "apps/mankalah/command_support.hpp"
 #include "apps/mankalah/commands.hpp"
+#include "apps/mankalah/game.hpp"
 
 namespace mankalah {
 
@@ -18,16 +20,39 @@ namespace {
 
 double elo_of(double score) { return -400.0 * std::log10(1.0 / score - 1.0) + 0.0; }  // no -0.0
 
-// Plays one game; returns TOP's final margin.
-int play_game(KalahBoard board, Engine& top, Engine& bottom, const SearchLimits& limits) {
+// One game's outcome: TOP's final margin, and the margin each side's engine proved it could
+// force (for its own side) the first time it reported an exact value.
+struct GameOutcome {
+  int top_margin = 0;
+  std::optional<int> proved[2];  // by side
+};
+
+GameOutcome play_game(KalahBoard board, Engine& top, Engine& bottom, const SearchLimits& top_limits,
+                      const SearchLimits& bottom_limits) {
+  GameOutcome outcome;
   while (!kalah_is_over(&board)) {
-    Engine& mover = board.to_move == KALAH_TOP ? top : bottom;
-    const SearchResult result = mover.search(board, limits);
+    const int side = board.to_move;
+    Engine& mover = side == KALAH_TOP ? top : bottom;
+    const SearchResult result = mover.search(board, side == KALAH_TOP ? top_limits : bottom_limits);
+    if (result.exact && !outcome.proved[side]) {
+      const int top_margin = result.score / KALAH_WIN_SCALE;
+      outcome.proved[side] = side == KALAH_TOP ? top_margin : -top_margin;
+    }
     if (kalah_play(&board, result.move) == KALAH_ILLEGAL) {
       throw std::runtime_error("engine " + mover.name() + " chose an illegal move");
     }
   }
-  return kalah_score(&board, KALAH_TOP) - kalah_score(&board, KALAH_BOTTOM);
+  outcome.top_margin = kalah_score(&board, KALAH_TOP) - kalah_score(&board, KALAH_BOTTOM);
+  for (int side = 0; side < 2; ++side) {
+    const int margin = side == KALAH_TOP ? outcome.top_margin : -outcome.top_margin;
+    if (outcome.proved[side] && margin < *outcome.proved[side]) {
+      Engine& engine = side == KALAH_TOP ? top : bottom;
+      throw std::runtime_error("engine " + engine.name() + " proved it could end " +
+                               std::to_string(*outcome.proved[side]) + " ahead as " +
+                               side_name(side) + " but the game ended " + std::to_string(margin));
+    }
+  }
+  return outcome;
 }
 
 // A random opening that leaves the game open per pair of games; drawn before any is played,
@@ -56,6 +81,8 @@ class MatchPlayer {
   std::vector<int> play(const std::vector<KalahBoard>& openings);
   const Engine& a() const { return *engines_a_[0]; }
   const Engine& b() const { return *engines_b_[0]; }
+  // Games where A proved a margin (and so, the match going on, kept it).
+  int a_proved_games() const { return a_proved_games_; }
 
  private:
   void work(int job, const std::vector<KalahBoard>& openings);
@@ -66,6 +93,7 @@ class MatchPlayer {
   std::vector<std::unique_ptr<Engine>> engines_a_, engines_b_;
   std::vector<int> margins_;
   std::atomic<int> next_game_{0};
+  std::atomic<int> a_proved_games_{0};
   std::mutex report_mutex_;
   int reported_ = 0;
   std::string failure_;
@@ -102,9 +130,13 @@ void MatchPlayer::work(int job, const std::vector<KalahBoard>& openings) {
     const KalahBoard& opening = openings[game / 2];
     const bool a_is_top = game % 2 == 0;
     int margin = 0;
+    const SearchLimits a_limits = options_.a.limits(), b_limits = options_.b.limits();
     try {
-      margin = a_is_top ? play_game(opening, a, b, options_.a.limits())
-                        : -play_game(opening, b, a, options_.a.limits());
+      const GameOutcome outcome = a_is_top ? play_game(opening, a, b, a_limits, b_limits)
+                                           : play_game(opening, b, a, b_limits, a_limits);
+      margin = a_is_top ? outcome.top_margin : -outcome.top_margin;
+      const std::optional<int>& proved = outcome.proved[a_is_top ? KALAH_TOP : KALAH_BOTTOM];
+      if (proved) ++a_proved_games_;
     } catch (const std::exception& error) {
       std::lock_guard<std::mutex> lock(report_mutex_);
       failure_ = error.what();
@@ -146,7 +178,11 @@ void print_result(const MatchOptions& options, const std::string& a, const std::
   const double floor = 0.5 / n;  // keeps an all-win or all-loss record finite
   auto clamp_score = [&](double s) { return std::clamp(s, floor, 1.0 - floor); };
   out << "match: " << a << " vs " << b << ", " << scores.size() << " games, "
-      << options.a.limits().time_ms << " ms/move, seed " << options.seed << "\n";
+      << options.b.limits().time_ms << " ms/move";
+  if (options.a.limits().time_ms != options.b.limits().time_ms) {
+    out << " (" << a << ": " << options.a.limits().time_ms << " ms/move)";
+  }
+  out << ", seed " << options.seed << "\n";
   out << "| engine | wins | draws | losses | score | Elo | 95% interval "
          "|\n|---|---|---|---|---|---|---|\n";
   out << std::fixed << std::setprecision(1) << "| " << a << " | " << wins << " | " << draws << " | "
@@ -180,6 +216,10 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
     return 1;
   }
   print_result(options, player.a().name(), player.b().name(), margins, out);
+  if (player.a_proved_games() > 0) {
+    out << player.a().name() << " proved its margin in " << player.a_proved_games() << " of "
+        << options.games << " games and ended every one of them at least that far ahead\n";
+  }
   return 0;
 }
 

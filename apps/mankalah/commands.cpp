@@ -15,6 +15,7 @@ EngineOptions EngineChoice::options() const {
   engine_options.layered_par = par;
   engine_options.hybrid_device_plies = par;
   engine_options.hybrid_split_plies = split;
+  engine_options.database_dir = db_dir;
   return engine_options;
 }
 

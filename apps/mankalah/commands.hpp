@@ -20,6 +20,7 @@ struct EngineChoice {
   int time_ms = 0;
   int depth = 0;
   int pre = -1, seq = -1, par = -1, split = -1;  // the flags; EngineOptions says what they mean
+  std::string db_dir;                            // perfect: "" is the default folder
   std::function<clf::Runtime&()> runtime;        // created on first use
   EngineOptions options() const;
   SearchLimits limits() const;  // neither given: 1000 ms
@@ -56,7 +57,9 @@ struct MatchOptions {
   int games = 10;
   int opening_plies = 4;
   unsigned seed = 1;
-  int jobs = 1;  // games played at once, each by its own pair of engines (a device is shared)
+  int jobs = 1;        // games played at once, each by its own pair of engines (a device is shared)
+  int a_time_ms = 0;   // > 0: A's own time per move
+  std::string db_dir;  // both engines' database folder
 };
 int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err);
 

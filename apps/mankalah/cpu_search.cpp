@@ -224,6 +224,7 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
     return 0;
   }
   if (kalah_is_over(&board)) return kalah_final_value(&board);
+  if (int exact = 0; ply > 0 && exact_ && exact_(board, &exact)) return exact;
   if (depth == 0) {
     if (!leaf_) return kalah_heuristic(&board);
     bool provisional = false;

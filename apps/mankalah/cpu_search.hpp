@@ -49,8 +49,13 @@ class AlphaBeta {
   // value stays exact and the table can be kept from one pass, depth and move to the next.
   using LeafEvaluator = std::function<int(const KalahBoard&, bool* provisional)>;
 
+  // Returns true and sets `*value` (TOP's view, x 1000 like a finished game) when a position's
+  // exact value is known without searching it: the perfect engine's endgame databases.
+  using ExactEvaluator = std::function<bool(const KalahBoard&, int* value)>;
+
   explicit AlphaBeta(std::size_t tt_megabytes);
   void set_leaf_evaluator(LeafEvaluator leaf) { leaf_ = std::move(leaf); }
+  void set_exact_evaluator(ExactEvaluator exact) { exact_ = std::move(exact); }
   // Forgets stored values (keeps stored moves for ordering): needed when the meaning of the
   // horizon value changes (another leaf evaluator).
   void new_generation() { ++generation_; }
@@ -84,6 +89,7 @@ class AlphaBeta {
   std::vector<Entry> table_;
   std::uint16_t generation_ = 1;
   LeafEvaluator leaf_;
+  ExactEvaluator exact_;
   StopClock* clock_ = nullptr;
   std::uint64_t nodes_ = 0;
   std::uint64_t provisional_leaves_ = 0;

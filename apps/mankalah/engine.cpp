@@ -4,12 +4,13 @@
 
 #include "apps/mankalah/cpu_search.hpp"
 #include "apps/mankalah/gpu_search.hpp"
+#include "apps/mankalah/perfect_engine.hpp"
 
 namespace mankalah {
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names = {"bonzo", "minimax", "gpu-layered", "alphabeta",
-                                                 "hybrid"};
+  static const std::vector<std::string> names = {"bonzo",     "minimax", "gpu-layered",
+                                                 "alphabeta", "hybrid",  "perfect"};
   return names;
 }
 
@@ -17,6 +18,7 @@ std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions
   if (name == "bonzo") return std::make_unique<BonzoEngine>();
   if (name == "minimax") return std::make_unique<MinimaxEngine>();
   if (name == "alphabeta") return std::make_unique<AlphaBetaEngine>(options.tt_megabytes);
+  if (name == "perfect") return std::make_unique<PerfectEngine>(options);
   if (name == "gpu-layered" || name == "hybrid") {
     if (!options.runtime)
       throw std::invalid_argument("engine '" + name + "' needs an OpenCL device");

@@ -31,6 +31,8 @@ struct SearchResult {
   std::uint64_t nodes = 0;
   double ms = 0;
   std::vector<int> pv;  // as far as the engine knows it (gpu-layered: the root move only)
+  bool exact = false;   // `score` is the game's proved margin (x 1000) with perfect play
+  std::string note;     // what the engine knows, for status lines ("" when nothing to add)
 };
 
 // Called after each completed iteration of iterative deepening (for status lines).
@@ -85,6 +87,11 @@ struct EngineOptions {
   int hybrid_device_plies = -1;
   int hybrid_split_plies = -1;
   std::size_t tt_megabytes = 64;  // alphabeta/hybrid transposition table
+  // perfect: the endgame database folder ("": the default), the solver's threads (0: one per
+  // core) and table.
+  std::string database_dir;
+  int solver_threads = 0;
+  std::size_t solver_megabytes = 512;
 };
 
 // The engine names --engine accepts.

@@ -9,6 +9,7 @@
 #include "apps/mankalah/commands.hpp"
 #include "apps/mankalah/endgame/db_command.hpp"
 #include "apps/mankalah/engine.hpp"
+#include "apps/mankalah/solver/solve_command.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
 #if CLF_MANKALAH_GUI
@@ -39,6 +40,8 @@ void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
                      "gpu-layered/hybrid: plies per frontier position on the device");
   command.add_option("--split", choice.split,
                      "hybrid: top plies of each device subtree played out on the host");
+  command.add_option("--db-dir", choice.db_dir,
+                     "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
 }
 
 std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
@@ -88,6 +91,11 @@ CLI::App* add_match_command(CLI::App& app, mankalah::MatchOptions& match, int& m
   match_command->add_option("--games", match.games, "games (pairs, colours swapped)")
       ->capture_default_str();
   match_command->add_option("--time-ms", match_time_ms, "time per move")->capture_default_str();
+  match_command->add_option("--a-time-ms", match.a_time_ms,
+                            "engine A's time per move (default: --time-ms)");
+  match_command->add_option(
+      "--db-dir", match.db_dir,
+      "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   match_command->add_option("--depth", match_depth, "fixed depth instead of time");
   match_command->add_option("--seed", match.seed, "seed of the random openings")
       ->capture_default_str();
@@ -151,6 +159,8 @@ int main(int argc, char** argv) try {
   mankalah::endgame::DbOptions db;
   db.runtime = runtime;
   CLI::App* db_command = mankalah::endgame::add_db_command(app, db);
+  mankalah::solver::SolveCommandOptions solve;
+  CLI::App* solve_command = mankalah::solver::add_solve_command(app, solve);
 
 #if CLF_MANKALAH_GUI
   mankalah::GuiOptions gui;
@@ -175,6 +185,8 @@ int main(int argc, char** argv) try {
   if (*perft_command) return mankalah::run_perft(perft, std::cout, std::cerr);
   if (*match_command) {
     match.a.time_ms = match.b.time_ms = match_depth > 0 ? 0 : match_time_ms;
+    if (match.a_time_ms > 0 && match_depth <= 0) match.a.time_ms = match.a_time_ms;
+    match.a.db_dir = match.b.db_dir = match.db_dir;
     match.a.depth = match.b.depth = match_depth;
     return mankalah::run_match(match, std::cout, std::cerr);
   }
@@ -192,6 +204,7 @@ int main(int argc, char** argv) try {
     return mankalah::run_bench(bench, std::cout, std::cerr);
   }
   if (*db_command) return mankalah::endgame::run_db(db, std::cout, std::cerr);
+  if (*solve_command) return mankalah::solver::run_solve(solve, std::cout, std::cerr);
 #if CLF_MANKALAH_GUI
   const bool has_display =
       std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
@@ -202,7 +215,7 @@ int main(int argc, char** argv) try {
 #endif
   std::cerr << app.help()
             << "\ncl-mankalah: no display: use a subcommand (play, analyze, perft, "
-               "match, bench, db)\n";
+               "match, bench, db, solve)\n";
   return 2;
 } catch (const std::exception& error) {
   std::cerr << "cl-mankalah: " << error.what() << "\n";

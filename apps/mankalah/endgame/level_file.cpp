@@ -95,12 +95,16 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
   header.checksum = fnv1a64(values.data(), values.size());
   std::memcpy(header_bytes, &header, sizeof header);
 
+  write_atomically(path, {{header_bytes, sizeof header_bytes}, {values.data(), values.size()}});
+}
+
+void write_atomically(const std::filesystem::path& path,
+                      std::initializer_list<std::pair<const void*, std::size_t>> parts) {
   const std::filesystem::path temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) fail(temporary, "cannot create: " + system_error());
   try {
-    write_all(fd, header_bytes, sizeof header_bytes, temporary);
-    write_all(fd, values.data(), values.size(), temporary);
+    for (const auto& [data, bytes] : parts) write_all(fd, data, bytes, temporary);
     if (::fsync(fd) != 0) fail(temporary, "cannot flush: " + system_error());
   } catch (...) {
     ::close(fd);

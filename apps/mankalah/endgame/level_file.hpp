@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int level);
 // Writes level `level` (values.size() must be its position count) atomically into `dir`,
 // creating `dir` when needed. Throws DatabaseError when it cannot.
 void write_level(const std::filesystem::path& dir, int level, const std::vector<cl_char>& values);
+
+// Writes `parts` one after the other into a unique temporary file next to `path`, flushes it and
+// renames it to `path`: a reader sees the old file or the whole new one. Throws DatabaseError.
+void write_atomically(const std::filesystem::path& path,
+                      std::initializer_list<std::pair<const void*, std::size_t>> parts);
 
 // A level file, memory-mapped read-only for as long as the object lives.
 class LevelFile {

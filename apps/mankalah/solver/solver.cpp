@@ -1,0 +1,357 @@
+#include "apps/mankalah/solver/solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <thread>
+
+#include "apps/mankalah/endgame/database.hpp"
+#include "apps/mankalah/engine.hpp"
+#include "shared/mankalah/kalah_endgame.h"
+
+namespace mankalah::solver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int opponent(int side) { return 1 - side; }
+
+// Stones in `side`'s store minus the other side's.
+int store_difference(const KalahBoard& board, int side) {
+  return board.cells[kalah_store(side)] - board.cells[kalah_store(opponent(side))];
+}
+
+// The value of a board whose game is over as far as the rows go (one row empty): each row goes
+// to its owner.
+int finished_value(const KalahBoard& board) {
+  return kalah_row_sum(&board, board.to_move) - kalah_row_sum(&board, opponent(board.to_move));
+}
+
+// A value over n stones in play is (mover's share) - (n - mover's share): it has n's parity.
+int round_up_to_parity(int bound, int stones) {
+  return (bound - stones) % 2 != 0 ? bound + 1 : bound;
+}
+int round_down_to_parity(int bound, int stones) {
+  return (bound - stones) % 2 != 0 ? bound - 1 : bound;
+}
+
+// When to give up: the caller's flag, the deadline, or another thread having finished.
+class StopSignal {
+ public:
+  explicit StopSignal(const SolveLimits& limits)
+      : external_(limits.stop),
+        deadline_(limits.time_ms > 0 ? Clock::now() + std::chrono::milliseconds(limits.time_ms)
+                                     : Clock::time_point::max()) {}
+  bool should_stop() {
+    if (done_.load(std::memory_order_relaxed)) return true;
+    if ((external_ != nullptr && external_->load(std::memory_order_relaxed)) ||
+        Clock::now() >= deadline_) {
+      done_.store(true, std::memory_order_relaxed);
+      timed_out_.store(true, std::memory_order_relaxed);
+      return true;
+    }
+    return false;
+  }
+  void finish() { done_.store(true, std::memory_order_relaxed); }
+  bool timed_out() const { return timed_out_.load(std::memory_order_relaxed); }
+
+ private:
+  const std::atomic<bool>* external_;
+  Clock::time_point deadline_;
+  std::atomic<bool> done_{false};
+  std::atomic<bool> timed_out_{false};
+};
+
+// One legal move and what it leads to.
+struct Move {
+  int pit;
+  int gain;        // the mover's store change minus the opponent's
+  bool game_over;  // the move ended the game: `gain` is its whole value
+  bool again;      // the mover moves again
+  int order;       // higher is tried first
+  KalahBoard child;
+};
+
+}  // namespace
+
+int value_after_best_move(const KalahBoard& board, int value, int pit, KalahBoard* after) {
+  *after = board;
+  kalah_sow(after, pit);
+  const int left =
+      value - (store_difference(*after, board.to_move) - store_difference(board, board.to_move));
+  return after->to_move == board.to_move ? left : -left;
+}
+
+int SolveResult::margin(const KalahBoard& board) const {
+  return value + store_difference(board, board.to_move);
+}
+
+// One thread's search: negamax alpha-beta, fail-soft, over the values of positions.
+class Solver::Search {
+ public:
+  Search(const endgame::EndgameDatabase* database, SolvedTable& table, int variant,
+         StopSignal& stop)
+      : table_(table), variant_(variant), stop_(stop) {
+    if (database != nullptr) levels_ = database->level_values();
+  }
+
+  // The value of `board` (not over) if it lies inside (alpha, beta); else a bound past the
+  // window on the side it failed (<= alpha: an upper bound, >= beta: a lower bound).
+  int search(const KalahBoard& board, int alpha, int beta, int ply);
+  // Whether the mover's value of `board` is at least `bound` (not aborted: check aborted()).
+  bool at_least(const KalahBoard& board, int bound) {
+    return search(board, bound - 1, bound, 0) >= bound;
+  }
+
+  bool aborted() const { return aborted_; }
+  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t database_hits() const { return database_hits_; }
+  int database_max() const { return static_cast<int>(levels_.size()) - 1; }
+  int lookup(const KalahBoard& board) {
+    ++database_hits_;
+    return levels_[kalah_endgame_stones(&board)][kalah_endgame_rank(&board)];
+  }
+
+ private:
+  int order_moves(const KalahBoard& board, int tt_move, int ply, Move* moves) const;
+
+  SolvedTable& table_;
+  std::vector<const cl_char*> levels_;
+  int variant_;
+  StopSignal& stop_;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t database_hits_ = 0;
+  bool aborted_ = false;
+};
+
+int Solver::Search::order_moves(const KalahBoard& board, int tt_move, int ply, Move* moves) const {
+  const int side = board.to_move;
+  const int first = kalah_first_pit(side);
+  int count = 0;
+  for (int pit = first + KALAH_PITS - 1; pit >= first; --pit) {
+    if (board.cells[pit] == 0) continue;
+    Move& move = moves[count++];
+    move.pit = pit;
+    move.child = board;
+    const int result = kalah_sow(&move.child, pit);
+    move.gain = store_difference(move.child, side) - store_difference(board, side);
+    move.game_over = (result & KALAH_RESULT_GAME_OVER) != 0;
+    move.again = !move.game_over && move.child.to_move == side;
+    // The table's move, then moves that go again (nearest the store first), then the largest
+    // gains: the first move is usually the one that refutes.
+    move.order = pit == tt_move ? 1000 : move.again ? 500 + pit - first : 10 * move.gain - count;
+  }
+  for (int i = 1; i < count; ++i) {  // insertion sort: at most six moves
+    for (int j = i; j > 0 && moves[j].order > moves[j - 1].order; --j)
+      std::swap(moves[j], moves[j - 1]);
+  }
+  // Helper threads try the moves near the root in another order, so that they prove other
+  // subtrees first than the main thread.
+  if (variant_ > 0 && ply < 4 && count > 1) {
+    const int skip = moves[0].pit == tt_move ? 1 : 0;
+    std::rotate(moves + skip, moves + skip + (variant_ + ply) % (count - skip), moves + count);
+  }
+  return count;
+}
+
+int Solver::Search::search(const KalahBoard& board, int alpha, int beta, int ply) {
+  if ((++nodes_ & 4095) == 0 && stop_.should_stop()) aborted_ = true;
+  if (aborted_) return 0;
+  const int stones = kalah_endgame_stones(&board);
+  if (stones <= database_max()) return lookup(board);
+  // The value lies in -stones..stones.
+  if (stones <= alpha) return stones;
+  if (-stones >= beta) return -stones;
+  const PitsKey key = pits_key(board);
+  Bounds known{-stones, stones, -1};
+  if (table_.find(key, &known)) {
+    if (known.lower >= beta || known.lower == known.upper) return known.lower;
+    if (known.upper <= alpha) return known.upper;
+    alpha = std::max(alpha, known.lower);
+    beta = std::min(beta, known.upper);
+  }
+  const int alpha_in = alpha;
+  const std::uint64_t nodes_before = nodes_;
+  Move moves[KALAH_PITS];
+  const int count = order_moves(board, known.move, ply, moves);
+  int best = -KALAH_INFINITY;
+  int best_move = -1;
+  for (int i = 0; i < count && best < beta; ++i) {
+    const Move& move = moves[i];
+    int value;
+    if (move.game_over) {
+      value = move.gain;
+    } else if (move.again) {
+      value = move.gain +
+              search(move.child, std::max(alpha, best) - move.gain, beta - move.gain, ply + 1);
+    } else {
+      value = move.gain -
+              search(move.child, move.gain - beta, move.gain - std::max(alpha, best), ply + 1);
+    }
+    if (aborted_) return 0;
+    if (value > best) {
+      best = value;
+      best_move = move.pit;
+    }
+  }
+  const int work = static_cast<int>(std::log2(static_cast<double>(nodes_ - nodes_before + 1)));
+  const int lower = best >= beta      ? round_up_to_parity(best, stones)
+                    : best > alpha_in ? best
+                                      : -stones;
+  const int upper = best <= alpha_in ? round_down_to_parity(best, stones)
+                    : best < beta    ? best
+                                     : stones;
+  table_.store(key, lower, upper, best_move, work);
+  return best;
+}
+
+Solver::Solver(const endgame::EndgameDatabase* database, std::size_t table_megabytes, int threads)
+    : database_(database), table_(table_megabytes), threads_(std::max(threads, 1)) {}
+
+bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result,
+                      const SolveLimits& limits, bool report) {
+  const auto start = Clock::now();
+  StopSignal stop(limits);
+  const int stones = kalah_endgame_stones(&board);
+  std::mutex mutex;
+  bool solved = false;
+  int lower = -stones, upper = stones;  // what the threads have proved, shared
+  auto work = [&](int variant) {
+    Search search(database_, table_, variant, stop);
+    int g = std::clamp(guess, -stones, stones);
+    int my_lower = -stones, my_upper = stones;
+    while (my_lower < my_upper) {
+      const int beta = std::max(g, my_lower + 1);
+      g = search.search(board, beta - 1, beta, 0);
+      if (search.aborted()) break;
+      (g < beta ? my_upper : my_lower) = g;
+      std::lock_guard<std::mutex> lock(mutex);
+      lower = std::max(lower, my_lower);
+      upper = std::min(upper, my_upper);
+      my_lower = lower;
+      my_upper = upper;
+      if (variant == 0 && report && progress_) {
+        progress_(
+            SolveProgress{lower, upper, result->nodes + search.nodes(),
+                          std::chrono::duration<double, std::milli>(Clock::now() - start).count()});
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    result->nodes += search.nodes();
+    result->database_hits += search.database_hits();
+    if (!search.aborted() && !solved) {
+      solved = true;
+      stop.finish();
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (int variant = 1; variant < threads_; ++variant) helpers.emplace_back(work, variant);
+  work(0);
+  for (std::thread& helper : helpers) helper.join();
+  result->lower = lower;
+  result->upper = upper;
+  if (solved) result->value = lower;
+  return solved && lower == upper;
+}
+
+bool Solver::exact_value(const KalahBoard& board, int guess, const SolveLimits& limits,
+                         SolveResult* result, int* value, bool report) {
+  if (kalah_is_over(&board)) {
+    *value = finished_value(board);
+    return true;
+  }
+  const int stones = kalah_endgame_stones(&board);
+  if (database_ != nullptr && stones <= database_->max_stones()) {
+    ++result->database_hits;
+    *value = database_->value(board);
+    return true;
+  }
+  Bounds known{};
+  if (table_.find(pits_key(board), &known) && known.lower == known.upper) {
+    *value = known.lower;
+    return true;
+  }
+  SolveResult inner;
+  const bool solved = run_mtdf(board, guess, &inner, limits, report);
+  result->nodes += inner.nodes;
+  result->database_hits += inner.database_hits;
+  if (solved) *value = inner.value;
+  return solved;
+}
+
+std::vector<int> Solver::principal_variation(const KalahBoard& root, int value,
+                                             const SolveLimits& limits, SolveResult* result) {
+  std::vector<int> pv;
+  KalahBoard board = root;
+  while (!kalah_is_over(&board)) {
+    // The first move whose child's exact value gives the position's value is a best move.
+    bool found = false;
+    for (const int pit : legal_moves(board)) {
+      KalahBoard child = board;
+      const int flags = kalah_sow(&child, pit);
+      const int gain =
+          store_difference(child, board.to_move) - store_difference(board, board.to_move);
+      const bool again = (flags & KALAH_RESULT_GAME_OVER) == 0 && child.to_move == board.to_move;
+      const int wanted = again ? value - gain : gain - value;  // the child's value it takes
+      int child_value = 0;
+      if (!exact_value(child, wanted, limits, result, &child_value)) return pv;
+      if (gain + (again ? child_value : -child_value) == value) {
+        pv.push_back(pit);
+        board = child;
+        value = child_value;
+        found = true;
+        break;
+      }
+    }
+    if (!found) break;
+  }
+  return pv;
+}
+
+SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
+  const auto start = Clock::now();
+  SolveResult result;
+  int value = 0;
+  const int stones = kalah_endgame_stones(&board);
+  result.lower = -stones;
+  result.upper = stones;
+  if (exact_value(board, 0, limits, &result, &value, true)) {
+    result.solved = true;
+    result.value = result.lower = result.upper = value;
+    result.pv = principal_variation(board, value, limits, &result);
+    if (!result.pv.empty()) result.move = result.pv.front();
+  } else {
+    Bounds known{};
+    if (table_.find(pits_key(board), &known)) {
+      result.lower = std::max(result.lower, known.lower);
+      result.upper = std::min(result.upper, known.upper);
+    }
+  }
+  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return result;
+}
+
+void Solver::remember(const KalahBoard& board, int value, int move_cell) {
+  table_.store(pits_key(board), value, value, move_cell, 127);
+}
+
+std::vector<std::pair<int, int>> Solver::move_values(const KalahBoard& board,
+                                                     const SolveLimits& limits) {
+  std::vector<std::pair<int, int>> values;
+  SolveResult unused;
+  for (const int pit : legal_moves(board)) {
+    KalahBoard child = board;
+    const int flags = kalah_sow(&child, pit);
+    int child_value = 0;
+    if (!exact_value(child, 0, limits, &unused, &child_value)) return {};
+    const bool again = (flags & KALAH_RESULT_GAME_OVER) == 0 && child.to_move == board.to_move;
+    const int margin =
+        store_difference(child, board.to_move) + (again ? child_value : -child_value);
+    values.emplace_back(pit, margin);
+  }
+  return values;
+}
+
+}  // namespace mankalah::solver
