@@ -1,8 +1,15 @@
 // Helpers shared by the Mankalah tests.
 #pragma once
 
+#include <algorithm>
+#include <filesystem>
 #include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
 
+#include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
 #include "shared/mankalah/kalah.h"
 
 namespace mankalah_test {
@@ -15,5 +22,71 @@ inline KalahBoard board_of(std::initializer_list<int> cells, int to_move) {
   board.to_move = static_cast<cl_uchar>(to_move);
   return board;
 }
+
+// The mirror of `board`: the rows and stores swapped, the other side to move.
+inline KalahBoard mirrored(const KalahBoard& board) {
+  KalahBoard mirror = board;
+  for (int c = 0; c < KALAH_CELLS; ++c) mirror.cells[c] = board.cells[(c + 7) % KALAH_CELLS];
+  mirror.to_move = static_cast<cl_uchar>(1 - board.to_move);
+  return mirror;
+}
+
+// A random board with `stones` in the pits, random stores and side to move.
+inline KalahBoard random_board(int stones, std::mt19937& random) {
+  KalahBoard board{};
+  for (int s = 0; s < stones; ++s) {
+    const int pit = static_cast<int>(random() % 12);
+    ++board.cells[pit < KALAH_PITS ? pit : pit + 1];
+  }
+  board.cells[KALAH_BOTTOM_STORE] = static_cast<cl_uchar>(random() % 10);
+  board.cells[KALAH_TOP_STORE] = static_cast<cl_uchar>(random() % 10);
+  board.to_move = static_cast<cl_uchar>(random() % 2);
+  return board;
+}
+
+// (mover's final score - opponent's) with perfect play, by a full-width search to the end.
+inline int minimax_margin(const KalahBoard& board) {
+  if (kalah_is_over(&board)) {
+    return kalah_score(&board, board.to_move) - kalah_score(&board, 1 - board.to_move);
+  }
+  int best = -KALAH_INFINITY;
+  const int first = kalah_first_pit(board.to_move);
+  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
+    if (board.cells[pit] == 0) continue;
+    KalahBoard child = board;
+    kalah_sow(&child, pit);
+    const int value = minimax_margin(child);
+    best = std::max(best, child.to_move == board.to_move ? value : -value);
+  }
+  return best;
+}
+
+// Endgame database levels 0..last built on the CPU and written to `dir`; returns them.
+inline std::vector<std::vector<cl_char>> write_cpu_levels(const std::filesystem::path& dir,
+                                                          int last) {
+  std::vector<std::vector<cl_char>> levels;
+  std::vector<const cl_char*> lower;
+  for (int n = 0; n <= last; ++n) {
+    levels.push_back(mankalah::endgame::build_level_cpu(n, lower, 1));
+    lower.push_back(levels.back().data());
+    mankalah::endgame::write_level(dir, n, levels.back());
+  }
+  return levels;
+}
+
+// A folder of its own under the system's temporary folder, removed with the object.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              (name + "_" + std::to_string(std::random_device{}()))) {
+    std::filesystem::remove_all(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace mankalah_test

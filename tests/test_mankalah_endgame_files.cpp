@@ -13,6 +13,7 @@
 #include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/endgame/db_command.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "mankalah_test_support.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -31,14 +32,7 @@ class MankalahEndgameFiles : public testing::Test {
 
   // Levels 0..last built on the CPU and written to dir_.
   std::vector<std::vector<cl_char>> write_levels(int last) {
-    std::vector<std::vector<cl_char>> levels;
-    std::vector<const cl_char*> lower;
-    for (int n = 0; n <= last; ++n) {
-      levels.push_back(eg::build_level_cpu(n, lower, 1));
-      lower.push_back(levels.back().data());
-      eg::write_level(dir_, n, levels.back());
-    }
-    return levels;
+    return mankalah_test::write_cpu_levels(dir_, last);
   }
 
   int run(const std::string& action, std::string* out_text = nullptr,

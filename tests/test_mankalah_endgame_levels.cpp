@@ -9,48 +9,15 @@
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
 #include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "mankalah_test_support.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 #include "test_support.hpp"
 
 namespace {
 
-// The mirror of `board`: the rows and stores swapped, the other side to move.
-KalahBoard mirrored(const KalahBoard& board) {
-  KalahBoard mirror = board;
-  for (int c = 0; c < KALAH_CELLS; ++c) mirror.cells[c] = board.cells[(c + 7) % KALAH_CELLS];
-  mirror.to_move = static_cast<cl_uchar>(1 - board.to_move);
-  return mirror;
-}
-
-// A random board with `stones` in the pits, random stores and side to move.
-KalahBoard random_board(int stones, std::mt19937& random) {
-  KalahBoard board{};
-  for (int s = 0; s < stones; ++s) {
-    const int pit = static_cast<int>(random() % 12);
-    ++board.cells[pit < KALAH_PITS ? pit : pit + 1];
-  }
-  board.cells[KALAH_BOTTOM_STORE] = static_cast<cl_uchar>(random() % 10);
-  board.cells[KALAH_TOP_STORE] = static_cast<cl_uchar>(random() % 10);
-  board.to_move = static_cast<cl_uchar>(random() % 2);
-  return board;
-}
-
-// (mover's final score - opponent's) with perfect play, by a full-width search to the end.
-int minimax_margin(const KalahBoard& board) {
-  if (kalah_is_over(&board)) {
-    return kalah_score(&board, board.to_move) - kalah_score(&board, 1 - board.to_move);
-  }
-  int best = -KALAH_INFINITY;
-  const int first = kalah_first_pit(board.to_move);
-  for (int pit = first; pit < first + KALAH_PITS; ++pit) {
-    if (board.cells[pit] == 0) continue;
-    KalahBoard child = board;
-    kalah_sow(&child, pit);
-    const int value = minimax_margin(child);
-    best = std::max(best, child.to_move == board.to_move ? value : -value);
-  }
-  return best;
-}
+using mankalah_test::minimax_margin;
+using mankalah_test::mirrored;
+using mankalah_test::random_board;
 
 std::vector<std::vector<cl_char>> cpu_levels(int last) {
   std::vector<std::vector<cl_char>> levels;

@@ -15,7 +15,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
 
 #include "shared/mankalah/kalah.h"
 
@@ -36,25 +35,31 @@ struct Bounds {
 class SolvedTable {
  public:
   explicit SolvedTable(std::size_t megabytes);
+  ~SolvedTable();
+  SolvedTable(const SolvedTable&) = delete;
+  SolvedTable& operator=(const SolvedTable&) = delete;
 
   // The bounds stored for `key`; false when there are none.
   bool find(const PitsKey& key, Bounds* bounds) const;
   // Narrows the bounds of `key` to [lower, upper] (intersected with what is stored) and keeps
   // `move` when it comes with a better lower bound. `work_log2` is the proof's size.
   void store(const PitsKey& key, int lower, int upper, int move, int work_log2);
+  // Starts loading `key`'s bucket, for a find soon after.
+  void prefetch(const PitsKey& key) const { __builtin_prefetch(bucket_of(key)); }
   void clear();
   std::size_t bytes() const { return slot_count_ * sizeof(Slot); }
 
  private:
+  // Zero is an empty slot: the table is anonymous memory, zero until written.
   struct Slot {
-    std::atomic<std::uint64_t> check{0};
-    std::atomic<std::uint64_t> data{0};
+    std::atomic<std::uint64_t> check;
+    std::atomic<std::uint64_t> data;
   };
   static constexpr std::size_t kBucket = 4;  // slots a key may use: one 64-byte cache line
 
   Slot* bucket_of(const PitsKey& key) const;
 
-  std::unique_ptr<Slot[]> slots_;
+  Slot* slots_ = nullptr;
   std::size_t slot_count_ = 0;
 };
 

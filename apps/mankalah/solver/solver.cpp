@@ -64,14 +64,19 @@ class StopSignal {
   std::atomic<bool> timed_out_{false};
 };
 
-// One legal move and what it leads to.
+// One legal move, what it leads to, and what is known of its value before searching it.
 struct Move {
   int pit;
-  int gain;        // the mover's store change minus the opponent's
-  bool game_over;  // the move ended the game: `gain` is its whole value
-  bool again;      // the mover moves again
-  int order;       // higher is tried first
+  int gain;          // the mover's store change minus the opponent's
+  bool game_over;    // the move ended the game: `gain` is its whole value
+  bool again;        // the mover moves again
+  int order;         // higher is searched first
+  int lower, upper;  // bounds on the move's value for the mover
   KalahBoard child;
+  int stones;                     // in the child's pits
+  PitsKey key;                    // the child's table key (above the databases)
+  Bounds child_bounds;            // the child's bounds from the table, for its own search
+  const cl_char* database_entry;  // the child's value when the databases cover it
 };
 
 }  // namespace
@@ -89,6 +94,13 @@ int SolveResult::margin(const KalahBoard& board) const {
 }
 
 // One thread's search: negamax alpha-beta, fail-soft, over the values of positions.
+//
+// A node expands all its moves first and prefetches what their values need (the child's table
+// bucket, or its byte in the databases), since a search this size is bound by memory latency:
+// the loads of the six children then overlap. Children the databases cover and moves that end
+// the game are exact at once; a child's table bounds bound its move; so a node often cuts off
+// (or fails low) before searching any child, and a move that cannot beat the best so far is not
+// searched at all.
 class Solver::Search {
  public:
   Search(const endgame::EndgameDatabase* database, SolvedTable& table, int variant,
@@ -97,25 +109,26 @@ class Solver::Search {
     if (database != nullptr) levels_ = database->level_values();
   }
 
-  // The value of `board` (not over) if it lies inside (alpha, beta); else a bound past the
-  // window on the side it failed (<= alpha: an upper bound, >= beta: a lower bound).
-  int search(const KalahBoard& board, int alpha, int beta, int ply);
-  // Whether the mover's value of `board` is at least `bound` (not aborted: check aborted()).
-  bool at_least(const KalahBoard& board, int bound) {
-    return search(board, bound - 1, bound, 0) >= bound;
+  // The value of `board` (not over, above the databases) if it lies inside (alpha, beta); else a
+  // bound past the window on the side it failed (<= alpha: an upper bound, >= beta: a lower
+  // bound).
+  int search(const KalahBoard& board, int alpha, int beta) {
+    const PitsKey key = pits_key(board);
+    const int stones = kalah_endgame_stones(&board);
+    Bounds known{-stones, stones, -1};
+    table_.find(key, &known);
+    return search(board, key, stones, known, alpha, beta, 0);
   }
 
   bool aborted() const { return aborted_; }
   std::uint64_t nodes() const { return nodes_; }
   std::uint64_t database_hits() const { return database_hits_; }
-  int database_max() const { return static_cast<int>(levels_.size()) - 1; }
-  int lookup(const KalahBoard& board) {
-    ++database_hits_;
-    return levels_[kalah_endgame_stones(&board)][kalah_endgame_rank(&board)];
-  }
 
  private:
-  int order_moves(const KalahBoard& board, int tt_move, int ply, Move* moves) const;
+  int search(const KalahBoard& board, const PitsKey& key, int stones, Bounds known, int alpha,
+             int beta, int ply);
+  int expand(const KalahBoard& board, int tt_move, int ply, Move* moves);
+  int database_max() const { return static_cast<int>(levels_.size()) - 1; }
 
   SolvedTable& table_;
   std::vector<const cl_char*> levels_;
@@ -126,9 +139,10 @@ class Solver::Search {
   bool aborted_ = false;
 };
 
-int Solver::Search::order_moves(const KalahBoard& board, int tt_move, int ply, Move* moves) const {
+int Solver::Search::expand(const KalahBoard& board, int tt_move, int ply, Move* moves) {
   const int side = board.to_move;
   const int first = kalah_first_pit(side);
+  const int stores_before = store_difference(board, side);
   int count = 0;
   for (int pit = first + KALAH_PITS - 1; pit >= first; --pit) {
     if (board.cells[pit] == 0) continue;
@@ -136,18 +150,46 @@ int Solver::Search::order_moves(const KalahBoard& board, int tt_move, int ply, M
     move.pit = pit;
     move.child = board;
     const int result = kalah_sow(&move.child, pit);
-    move.gain = store_difference(move.child, side) - store_difference(board, side);
+    move.gain = store_difference(move.child, side) - stores_before;
     move.game_over = (result & KALAH_RESULT_GAME_OVER) != 0;
     move.again = !move.game_over && move.child.to_move == side;
-    // The table's move, then moves that go again (nearest the store first), then the largest
-    // gains: the first move is usually the one that refutes.
-    move.order = pit == tt_move ? 1000 : move.again ? 500 + pit - first : 10 * move.gain - count;
+    move.database_entry = nullptr;
+    if (move.game_over) continue;
+    move.stones = kalah_endgame_stones(&move.child);
+    if (move.stones <= database_max()) {
+      move.database_entry = levels_[move.stones] + kalah_endgame_rank(&move.child);
+      __builtin_prefetch(move.database_entry);
+    } else {
+      move.key = pits_key(move.child);
+      table_.prefetch(move.key);
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    Move& move = moves[i];
+    if (move.game_over) {
+      move.lower = move.upper = move.gain;
+    } else if (move.database_entry != nullptr) {
+      ++database_hits_;
+      const int value = *move.database_entry;
+      move.lower = move.upper = move.gain + (move.again ? value : -value);
+    } else {
+      move.child_bounds = Bounds{-move.stones, move.stones, -1};
+      table_.find(move.key, &move.child_bounds);
+      move.lower = move.gain + (move.again ? move.child_bounds.lower : -move.child_bounds.upper);
+      move.upper = move.gain + (move.again ? move.child_bounds.upper : -move.child_bounds.lower);
+    }
+    // The table's move, then moves that go again (nearest the store first), then the best
+    // bounds: the first move searched is usually the one that refutes.
+    move.order = move.pit == tt_move ? 1000
+                 : move.again        ? 500 + move.pit - first
+                                     : 2 * (move.lower + move.upper) - i;
   }
   for (int i = 1; i < count; ++i) {  // insertion sort: at most six moves
-    for (int j = i; j > 0 && moves[j].order > moves[j - 1].order; --j)
+    for (int j = i; j > 0 && moves[j].order > moves[j - 1].order; --j) {
       std::swap(moves[j], moves[j - 1]);
+    }
   }
-  // Helper threads try the moves near the root in another order, so that they prove other
+  // Helper threads search the moves near the root in another order, so that they prove other
   // subtrees first than the main thread.
   if (variant_ > 0 && ply < 4 && count > 1) {
     const int skip = moves[0].pit == tt_move ? 1 : 0;
@@ -156,45 +198,54 @@ int Solver::Search::order_moves(const KalahBoard& board, int tt_move, int ply, M
   return count;
 }
 
-int Solver::Search::search(const KalahBoard& board, int alpha, int beta, int ply) {
+int Solver::Search::search(const KalahBoard& board, const PitsKey& key, int stones, Bounds known,
+                           int alpha, int beta, int ply) {
   if ((++nodes_ & 4095) == 0 && stop_.should_stop()) aborted_ = true;
   if (aborted_) return 0;
-  const int stones = kalah_endgame_stones(&board);
-  if (stones <= database_max()) return lookup(board);
-  // The value lies in -stones..stones.
-  if (stones <= alpha) return stones;
-  if (-stones >= beta) return -stones;
-  const PitsKey key = pits_key(board);
-  Bounds known{-stones, stones, -1};
-  if (table_.find(key, &known)) {
-    if (known.lower >= beta || known.lower == known.upper) return known.lower;
-    if (known.upper <= alpha) return known.upper;
-    alpha = std::max(alpha, known.lower);
-    beta = std::min(beta, known.upper);
-  }
+  if (known.lower >= beta || known.lower == known.upper) return known.lower;
+  if (known.upper <= alpha) return known.upper;
+  alpha = std::max(alpha, known.lower);
+  beta = std::min(beta, known.upper);
   const int alpha_in = alpha;
   const std::uint64_t nodes_before = nodes_;
   Move moves[KALAH_PITS];
-  const int count = order_moves(board, known.move, ply, moves);
-  int best = -KALAH_INFINITY;
-  int best_move = -1;
-  for (int i = 0; i < count && best < beta; ++i) {
-    const Move& move = moves[i];
-    int value;
-    if (move.game_over) {
-      value = move.gain;
-    } else if (move.again) {
-      value = move.gain +
-              search(move.child, std::max(alpha, best) - move.gain, beta - move.gain, ply + 1);
-    } else {
-      value = move.gain -
-              search(move.child, move.gain - beta, move.gain - std::max(alpha, best), ply + 1);
+  const int count = expand(board, known.move, ply, moves);
+  // What the moves' bounds settle without a search.
+  int best = -KALAH_INFINITY, best_move = -1;
+  int ceiling = -KALAH_INFINITY;
+  for (int i = 0; i < count; ++i) {
+    if (moves[i].lower > best) {
+      best = moves[i].lower;
+      best_move = moves[i].pit;
     }
-    if (aborted_) return 0;
-    if (value > best) {
-      best = value;
-      best_move = move.pit;
+    ceiling = std::max(ceiling, moves[i].upper);
+  }
+  if (best < beta && ceiling > alpha) {
+    for (int i = 0; i < count && best < beta; ++i) {
+      const Move& move = moves[i];
+      // A move whose value is known, or that cannot beat the best so far, needs no search; its
+      // upper bound keeps a fail-low result a true upper bound.
+      if (move.lower == move.upper || move.upper <= std::max(alpha, best)) {
+        best = std::max(best, move.upper);
+        continue;
+      }
+      const int floor = std::max(alpha, best);
+      int value;
+      if (move.again) {
+        value = move.gain + search(move.child, move.key, move.stones, move.child_bounds,
+                                   floor - move.gain, beta - move.gain, ply + 1);
+      } else {
+        value = move.gain - search(move.child, move.key, move.stones, move.child_bounds,
+                                   move.gain - beta, move.gain - floor, ply + 1);
+      }
+      if (aborted_) return 0;
+      if (value > best) {
+        best = value;
+        best_move = move.pit;
+      }
     }
+  } else if (best < beta) {
+    best = ceiling;  // every move fails low: the best upper bound bounds the position
   }
   const int work = static_cast<int>(std::log2(static_cast<double>(nodes_ - nodes_before + 1)));
   const int lower = best >= beta      ? round_up_to_parity(best, stones)
@@ -224,7 +275,7 @@ bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result,
     int my_lower = -stones, my_upper = stones;
     while (my_lower < my_upper) {
       const int beta = std::max(g, my_lower + 1);
-      g = search.search(board, beta - 1, beta, 0);
+      g = search.search(board, beta - 1, beta);
       if (search.aborted()) break;
       (g < beta ? my_upper : my_lower) = g;
       std::lock_guard<std::mutex> lock(mutex);
