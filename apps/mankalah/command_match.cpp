@@ -70,6 +70,13 @@ std::vector<KalahBoard> draw_openings(const MatchOptions& options) {
   return openings;
 }
 
+// Games played at once share the cores: each perfect engine's solver gets its part of them.
+EngineOptions shared_cores(EngineOptions options, int jobs) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.solver_threads = std::max(1, cores / jobs);
+  return options;
+}
+
 // The games of a match, played by `jobs` threads, each with engines of its own (they keep
 // tables between moves); engines on a device share its runtime.
 class MatchPlayer {
@@ -102,8 +109,10 @@ class MatchPlayer {
 std::string MatchPlayer::make_engines(int jobs) {
   try {
     for (int job = 0; job < jobs; ++job) {
-      engines_a_.push_back(make_engine(options_.a.engine, options_.a.options()));
-      engines_b_.push_back(make_engine(options_.b.engine, options_.b.options()));
+      engines_a_.push_back(
+          make_engine(options_.a.engine, shared_cores(options_.a.options(), jobs)));
+      engines_b_.push_back(
+          make_engine(options_.b.engine, shared_cores(options_.b.options(), jobs)));
     }
   } catch (const std::exception& error) {
     return error.what();

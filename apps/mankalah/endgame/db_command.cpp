@@ -2,25 +2,19 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <ostream>
 #include <random>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
 #include "apps/mankalah/endgame/database.hpp"
-#include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/database_builder.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
 
 namespace mankalah::endgame {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::string rate_text(double per_second) {
   char text[32];
@@ -43,57 +37,38 @@ std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, s
 
 int run_build(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
               std::ostream& err) {
-  if (options.max_stones < 0 || options.max_stones > KALAH_ENDGAME_MAX_LEVEL) {
-    err << "cl-mankalah: db build: --max-stones must be 0.." << KALAH_ENDGAME_MAX_LEVEL << "\n";
+  DatabaseBuild build;
+  build.dir = dir;
+  build.max_stones = options.max_stones;
+  build.builder = options.builder;
+  build.threads = options.threads;
+  build.runtime = options.runtime;
+  try {
+    build_database(
+        build,
+        [&out](const LevelDone& done) {
+          if (done.kept) {
+            out << "level " << done.level << ": " << done.positions << " positions, kept\n"
+                << std::flush;
+            return;
+          }
+          const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
+          const std::string passes =
+              done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
+          char line[160];
+          std::snprintf(
+              line, sizeof line,
+              "level %d: %llu positions in %.3f s (%s positions/s%s), about %.0f s left\n",
+              done.level, static_cast<unsigned long long>(done.positions), done.seconds,
+              rate_text(rate).c_str(), passes.c_str(), seconds_left(done));
+          out << line << std::flush;
+        },
+        err);
+  } catch (const std::invalid_argument& error) {
+    err << "cl-mankalah: db build: " << error.what() << "\n";
     return 2;
   }
-  if (options.builder != "gpu" && options.builder != "cpu") {
-    err << "cl-mankalah: db build: --builder must be gpu or cpu, not " << options.builder << "\n";
-    return 2;
-  }
-  const int last = options.max_stones;
-  std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
-  std::vector<LevelFile> files;
-  std::unique_ptr<GpuLevelBuilder> gpu;
-  for (int n = 0; n <= last; ++n) {
-    const std::uint64_t count = kalah_endgame_level_size(n);
-    left -= count;
-    if (std::optional<LevelFile> kept = try_open(dir, n, err)) {
-      if (gpu) gpu->add_next(kept->values());
-      files.push_back(std::move(*kept));
-      out << "level " << n << ": " << count << " positions, kept\n" << std::flush;
-      continue;
-    }
-    // A damaged file is rebuilt too: its message came first.
-    if (options.builder == "gpu" && !gpu) {
-      gpu = std::make_unique<GpuLevelBuilder>(options.runtime(), last);
-      for (const LevelFile& file : files) gpu->add_next(file.values());
-    }
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<cl_char> values;
-    std::string detail;
-    if (gpu) {
-      int passes = 0;
-      values = gpu->build_next(&passes);
-      detail = ", " + std::to_string(passes) + " passes";
-    } else {
-      std::vector<const cl_char*> lower;
-      for (const LevelFile& file : files) lower.push_back(file.values());
-      values = build_level_cpu(n, lower, options.threads);
-    }
-    const double seconds = seconds_since(start);
-    write_level(dir, n, values);
-    files.push_back(LevelFile::open(level_path(dir, n), n));
-    const double rate = static_cast<double>(count) / std::max(seconds, 1e-9);
-    // Time left at this level's rate: a low guess, as a larger level costs more per position.
-    char line[160];
-    std::snprintf(line, sizeof line,
-                  "level %d: %llu positions in %.3f s (%s positions/s%s), about %.0f s left\n", n,
-                  static_cast<unsigned long long>(count), seconds, rate_text(rate).c_str(),
-                  detail.c_str(), static_cast<double>(left) / rate);
-    out << line << std::flush;
-  }
-  out << "levels 0.." << last << " in " << dir.string() << "\n";
+  out << "levels 0.." << options.max_stones << " in " << dir.string() << "\n";
   return 0;
 }
 

@@ -1,0 +1,91 @@
+#include "apps/mankalah/endgame/database_builder.hpp"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+#include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/level_file.hpp"
+
+namespace mankalah::endgame {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Opens level `level` of `dir` if its file is there; a damaged file is reported on `err` and
+// treated as missing.
+std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, std::ostream& err) {
+  const std::filesystem::path path = level_path(dir, level);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  try {
+    return LevelFile::open(path, level);
+  } catch (const DatabaseError& error) {
+    err << "cl-mankalah: " << error.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+double seconds_left(const LevelDone& done) {
+  if (done.kept || done.seconds <= 0) return 0;
+  return static_cast<double>(done.positions_left) * done.seconds /
+         static_cast<double>(done.positions);
+}
+
+bool build_database(const DatabaseBuild& build,
+                    const std::function<void(const LevelDone&)>& on_level, std::ostream& err) {
+  if (build.max_stones < 0 || build.max_stones > KALAH_ENDGAME_MAX_LEVEL) {
+    throw std::invalid_argument("--max-stones must be 0.." +
+                                std::to_string(KALAH_ENDGAME_MAX_LEVEL) + ", not " +
+                                std::to_string(build.max_stones));
+  }
+  if (build.builder != "gpu" && build.builder != "cpu") {
+    throw std::invalid_argument("--builder must be gpu or cpu, not " + build.builder);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const int last = build.max_stones;
+  std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
+  std::vector<LevelFile> files;
+  std::unique_ptr<GpuLevelBuilder> gpu;
+  for (int n = 0; n <= last; ++n) {
+    if (build.stop != nullptr && build.stop->load()) return false;
+    const std::uint64_t count = kalah_endgame_level_size(n);
+    left -= count;
+    if (std::optional<LevelFile> kept = try_open(build.dir, n, err)) {
+      if (gpu) gpu->add_next(kept->values());
+      files.push_back(std::move(*kept));
+      on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start)});
+      continue;
+    }
+    // A damaged file is rebuilt too: its message came first.
+    if (build.builder == "gpu" && !gpu) {
+      gpu = std::make_unique<GpuLevelBuilder>(build.runtime(), last);
+      for (const LevelFile& file : files) gpu->add_next(file.values());
+    }
+    const auto level_start = std::chrono::steady_clock::now();
+    std::vector<cl_char> values;
+    int passes = 0;
+    if (gpu) {
+      values = gpu->build_next(&passes);
+    } else {
+      std::vector<const cl_char*> lower;
+      for (const LevelFile& file : files) lower.push_back(file.values());
+      values = build_level_cpu(n, lower, build.threads);
+    }
+    const double seconds = seconds_since(level_start);
+    write_level(build.dir, n, values);
+    files.push_back(LevelFile::open(level_path(build.dir, n), n));
+    on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start)});
+  }
+  return true;
+}
+
+}  // namespace mankalah::endgame
