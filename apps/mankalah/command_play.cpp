@@ -124,8 +124,13 @@ bool TerminalGame::play_ai_move() {
     return false;
   }
   if (chatty_) {
-    out_ << "AI (" << engine_.name() << ", depth " << result.depth << ", score " << result.score
-         << ", " << result.nodes << " nodes, " << std::fixed << std::setprecision(0) << result.ms
+    out_ << "AI (" << engine_.name() << ", ";
+    if (result.exact) {
+      out_ << result.note;
+    } else {
+      out_ << "depth " << result.depth << ", score " << result.score;
+    }
+    out_ << ", " << result.nodes << " nodes, " << std::fixed << std::setprecision(0) << result.ms
          << " ms): ";
     describe_move(*move, out_);
   }
@@ -199,7 +204,9 @@ int run_play(const PlayOptions& options, std::istream& in, std::ostream& out, st
   }
   std::unique_ptr<Engine> engine;
   try {
-    engine = make_engine(options.ai.engine, options.ai.options());
+    const std::string name =
+        options.ai.engine.empty() ? default_engine(options.ai.db_dir) : options.ai.engine;
+    engine = make_engine(name, options.ai.options());
   } catch (const std::exception& error) {
     err << "play: " << error.what() << "\n";
     return 2;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "apps/mankalah/cpu_search.hpp"
+#include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/gpu_search.hpp"
 #include "apps/mankalah/perfect_engine.hpp"
 
@@ -12,6 +13,15 @@ const std::vector<std::string>& engine_names() {
   static const std::vector<std::string> names = {"bonzo",     "minimax", "gpu-layered",
                                                  "alphabeta", "hybrid",  "perfect"};
   return names;
+}
+
+std::string default_engine(const std::string& database_dir) {
+  const std::filesystem::path dir =
+      database_dir.empty() ? endgame::default_database_dir() : std::filesystem::path(database_dir);
+  for (int level = 0; level <= kPerfectDatabaseStones; ++level) {
+    if (!std::filesystem::exists(endgame::level_path(dir, level))) return "alphabeta";
+  }
+  return "perfect";
 }
 
 std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions& options) {

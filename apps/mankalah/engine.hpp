@@ -94,6 +94,13 @@ struct EngineOptions {
   std::size_t solver_megabytes = 512;
 };
 
+// The databases the perfect engine needs before the game's default engine becomes it: levels
+// 0..this many stones in play (a folder with fewer gives the solver too little to finish).
+constexpr int kPerfectDatabaseStones = 16;
+// "perfect" when `database_dir` ("" : the default folder) holds levels 0..kPerfectDatabaseStones,
+// else "alphabeta": the engine `play` and the window use unless told otherwise.
+std::string default_engine(const std::string& database_dir);
+
 // The engine names --engine accepts.
 const std::vector<std::string>& engine_names();
 // Throws std::invalid_argument naming the engines there are when `name` is not one of them.

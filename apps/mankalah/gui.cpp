@@ -39,6 +39,7 @@ void log_layout(Gui* g) {
   clf::gtk::log_widget_bounds("move_now", g->move_now);
   clf::gtk::log_widget_bounds("engine", g->engine_dropdown);
   clf::gtk::log_widget_bounds("time", g->time_dropdown);
+  clf::gtk::log_widget_bounds("build_databases", g->database_button);
 }
 
 void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
@@ -89,14 +90,19 @@ void build_window(Gui* g, GtkApplication* app, GtkWindow* window) {
   g_timeout_add(
       100,
       +[](gpointer data) -> gboolean {
+        if (!*gui_of(data)->window_open) return G_SOURCE_REMOVE;  // the window is gone
         gui_of(data)->tick();
         return G_SOURCE_CONTINUE;
       },
       g);
   g->smoke.set_on_finish([g] { g->cancel_search(); });
   // A search's progress or answer that arrives after the window closed must not touch it.
-  g_signal_connect(window, "destroy",
-                   G_CALLBACK(+[](GtkWidget*, gpointer data) { gui_of(data)->cancel_search(); }),
+  g_signal_connect(window, "destroy", G_CALLBACK(+[](GtkWidget*, gpointer data) {
+                     Gui* g = gui_of(data);
+                     g->cancel_search();
+                     *g->window_open = false;
+                     if (g->database_stop) g->database_stop->store(true);
+                   }),
                    g);
   g->smoke.start(app, window, g->options.screenshot);
   log_layout(g);
@@ -114,8 +120,8 @@ int run_gui(const GuiOptions& options) {
     throw std::invalid_argument("--side: expected top or bottom, got '" + options.side + "'");
   if (options.first != "human" && options.first != "ai")
     throw std::invalid_argument("--first: expected human or ai, got '" + options.first + "'");
-  if (std::find(engine_names().begin(), engine_names().end(), options.engine) ==
-      engine_names().end()) {
+  if (!options.engine.empty() && std::find(engine_names().begin(), engine_names().end(),
+                                           options.engine) == engine_names().end()) {
     make_engine(options.engine, EngineOptions{});  // throws, naming the engines there are
   }
   if (options.time_ms <= 0)
@@ -124,12 +130,12 @@ int run_gui(const GuiOptions& options) {
   if (!clf::gtk::open_display("cl-mankalah", "use `cl-mankalah play` in the terminal")) return 1;
   Gui gui;
   gui.options = options;
-  gui.engine = options.engine;
+  gui.engine = options.engine.empty() ? default_engine(options.db_dir) : options.engine;
   gui.time_ms = options.time_ms;
   gui.next_settings = SessionSettings{*side, options.first == "human"};
-  auto host = std::make_shared<EngineHost>(options.request);
+  auto host = std::make_shared<EngineHost>(options.request, options.db_dir);
   Gui* g = &gui;
-  return clf::gtk::run_window<SearchRequest, SearchReply>(
+  const int status = clf::gtk::run_window<SearchRequest, SearchReply>(
       {"org.opencl_apps.mankalah", "Mankalah", 1120, 640}, gui.worker,
       [host, g](const SearchRequest& r) {
         const std::uint64_t serial = r.serial;
@@ -140,6 +146,8 @@ int run_gui(const GuiOptions& options) {
       [g](SearchReply reply) { g->receive(std::move(reply)); },
       [g](GtkApplication* app, GtkWindow* window) { build_window(g, app, window); }, gui.smoke,
       [g] { g->cancel_search(); });  // a search still running ends within milliseconds
+  gui.stop_database_build();
+  return status;
 }
 
 }  // namespace mankalah

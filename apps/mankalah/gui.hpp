@@ -8,7 +8,8 @@
 namespace mankalah {
 
 struct GuiOptions {
-  std::string engine = "alphabeta";
+  std::string engine;           // "": perfect where the endgame databases are, else alphabeta
+  std::string db_dir;           // the endgame databases ("": the default folder)
   int time_ms = 1000;           // per AI move
   std::string side = "bottom";  // the human's side
   std::string first = "human";  // human|ai

@@ -30,6 +30,7 @@ void Gui::start_search(SearchKind kind) {
   request.time_ms = time_ms;
   request.device = device;
   request.stop = std::make_shared<std::atomic<bool>>(false);
+  request.all_margins = kind == SearchKind::hint;
   active_serial = request.serial;
   active_kind = kind;
   active_stop = request.stop;
@@ -123,9 +124,14 @@ void Gui::receive(SearchReply reply) {
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(2);
-  line << reply.engine << "  \u00b7  depth " << r.depth << "  \u00b7  "
-       << (r.ms > 0 ? r.nodes / r.ms / 1000 : 0) << " M nodes/s  \u00b7  " << r.ms / 1000
-       << " s  \u00b7  score " << r.score << " (TOP's view)";
+  if (r.exact) {
+    line << reply.engine << "  \u00b7  " << r.note << "  \u00b7  " << r.ms / 1000 << " s";
+  } else {
+    line << reply.engine << "  \u00b7  depth " << r.depth << "  \u00b7  "
+         << (r.ms > 0 ? r.nodes / r.ms / 1000 : 0) << " M nodes/s  \u00b7  " << r.ms / 1000
+         << " s  \u00b7  score " << r.score << " (TOP's view)";
+    if (!r.note.empty()) line << "  \u00b7  " << r.note;
+  }
   last_search = "AI: " + line.str();
   // A search stopped before it finished a depth still names a legal move; check anyway.
   int move = r.move;
@@ -135,9 +141,20 @@ void Gui::receive(SearchReply reply) {
   }
   if (kind == SearchKind::hint) {
     hint_pit = move;
-    last_search = "hint: c" + std::to_string(move) + " (key " +
-                  std::to_string(move - kalah_first_pit(board().to_move) + 1) + ")  \u00b7  " +
-                  line.str();
+    const int first = kalah_first_pit(board().to_move);
+    if (!reply.margins.empty()) {
+      // Every move's exact final margin for the side to move.
+      std::ostringstream margins;
+      margins << "hint: key " << move - first + 1 << "  \u00b7  exact final margins:";
+      for (const auto& [cell, margin] : reply.margins) {
+        margins << "  " << cell - first + 1 << ": " << (margin > 0 ? "+" : "") << margin;
+      }
+      last_search = margins.str();
+      refresh();
+      return;
+    }
+    last_search = "hint: c" + std::to_string(move) + " (key " + std::to_string(move - first + 1) +
+                  ")  \u00b7  " + line.str();
     refresh();
     return;
   }

@@ -2,13 +2,17 @@
 // the engines and the device on the worker thread.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apps/mankalah/engine.hpp"
+#include "apps/mankalah/perfect_engine.hpp"
 #include "framework/runtime.hpp"
 
 namespace mankalah {
@@ -18,13 +22,15 @@ struct SearchRequest {
   KalahBoard board{};
   std::string engine;
   int time_ms = 1000;
-  int device = -1;  // index into clf::enumerate_devices(), -1: the request's choice
+  int device = -1;           // index into clf::enumerate_devices(), -1: the request's choice
+  bool all_margins = false;  // a hint: every move's exact margin, where the engine can prove it
   std::shared_ptr<std::atomic<bool>> stop;
 };
 
 struct SearchReply {
   std::uint64_t serial = 0;
   SearchResult result;
+  std::vector<std::pair<int, int>> margins;  // (cell, the mover's exact margin) per legal move
   std::string engine;
   std::string error;
 };
@@ -33,7 +39,8 @@ struct SearchReply {
 // use, made when one of them first needs it.
 class EngineHost {
  public:
-  explicit EngineHost(clf::DeviceRequest request) : request_(std::move(request)) {}
+  EngineHost(clf::DeviceRequest request, std::string database_dir)
+      : request_(std::move(request)), database_dir_(std::move(database_dir)) {}
 
   SearchReply search(const SearchRequest& r, const ProgressCallback& progress) {
     SearchReply reply;
@@ -49,13 +56,26 @@ class EngineHost {
       if (!engine) {
         EngineOptions options;
         options.runtime = [this]() -> clf::Runtime& { return runtime(); };
+        options.database_dir = database_dir_;
         engine = make_engine(r.engine, options);
       }
       engine->set_progress(progress);
       SearchLimits limits;
       limits.time_ms = r.time_ms;
       limits.stop = r.stop.get();
-      reply.result = engine->search(r.board, limits);
+      auto* perfect = dynamic_cast<PerfectEngine*>(engine.get());
+      if (r.all_margins && perfect != nullptr) {
+        reply.margins = perfect->move_margins(r.board, r.time_ms, r.stop.get());
+      }
+      if (reply.margins.empty()) {
+        reply.result = engine->search(r.board, limits);
+      } else {
+        const auto best =
+            std::max_element(reply.margins.begin(), reply.margins.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        reply.result.move = best->first;
+        reply.result.exact = true;
+      }
     } catch (const std::exception& error) {
       engines_.erase(r.engine);
       reply.error = error.what();
@@ -74,6 +94,7 @@ class EngineHost {
   }
 
   clf::DeviceRequest request_;
+  std::string database_dir_;
   int device_ = -1;
   std::unique_ptr<clf::Runtime> runtime_;  // before engines_: they go first
   std::map<std::string, std::unique_ptr<Engine>> engines_;

@@ -67,7 +67,8 @@ void append_settings(GtkWidget* panel, Gui* g) {
     default_device = static_cast<int>(clf::select_device(devices, g->options.request).position);
   } catch (const std::exception&) {
   }
-  gtk_box_append(GTK_BOX(panel), label("Device (gpu-layered, hybrid)", nullptr, GTK_ALIGN_START));
+  gtk_box_append(GTK_BOX(panel),
+                 label("Device (GPU engines, database build)", nullptr, GTK_ALIGN_START));
   gtk_box_append(GTK_BOX(panel),
                  clf::gtk::device_picker(default_device, [g](int index) { g->device = index; }));
   dropdown(
@@ -104,6 +105,7 @@ GtkWidget* build_panel(Gui* g) {
   gtk_box_append(GTK_BOX(panel), g->hint);
 
   append_settings(panel, g);
+  gtk_box_append(GTK_BOX(panel), build_database_section(g));
 
   gtk_box_append(GTK_BOX(panel), label("Calvin's match", "heading", GTK_ALIGN_START));
   gtk_box_append(GTK_BOX(panel), button(

@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
+#include "apps/mankalah/endgame/database_builder.hpp"
 #include "apps/mankalah/gui.hpp"
 #include "apps/mankalah/gui_engine_host.hpp"
 #include "apps/mankalah/session.hpp"
@@ -78,6 +80,16 @@ struct Gui {
   GtkWidget* engine_dropdown = nullptr;
   GtkWidget* time_dropdown = nullptr;
   std::vector<int> time_choices;
+  GtkWidget* database_label = nullptr;
+  GtkWidget* database_progress = nullptr;
+  GtkWidget* database_button = nullptr;
+
+  // The endgame database build (gui_database.cpp): its thread posts to the window while it is
+  // open.
+  std::shared_ptr<bool> window_open = std::make_shared<bool>(true);
+  bool database_building = false;
+  std::shared_ptr<std::atomic<bool>> database_stop;
+  std::thread database_thread;
 
   std::unique_ptr<clf::gtk::LatestOnlyWorker<SearchRequest, SearchReply>> worker;
   std::uint64_t next_serial = 1;
@@ -156,6 +168,13 @@ struct Gui {
   void take_back();
 
   void ask_hint();
+
+  void update_database_section();
+  void start_database_build();
+  void on_database_level(const endgame::LevelDone& done, int last);
+  void database_finished(bool finished, const std::string& error);
+  // Asks the build to stop and waits for it (it stops between levels).
+  void stop_database_build();
   // For tests that drive the window from outside (clf::gtk::log_event; off unless asked for).
   void log_move(const MoveRecord& move, bool by_ai) const;
   void log_settings() const;
@@ -180,6 +199,9 @@ void load_board_css();
 GtkWidget* build_board(Gui* g);
 // The side panel: game buttons, settings and the match (gui_panel.cpp).
 GtkWidget* build_panel(Gui* g);
+// What the endgame databases cover, and the button and progress bar that build them
+// (gui_database.cpp).
+GtkWidget* build_database_section(Gui* g);
 // The status line with its spinner and "move now" (gui_panel.cpp).
 GtkWidget* build_status_bar(Gui* g);
 // The window's keys: 1-6, N, U, H, M, Ctrl+Z, Ctrl+Q (gui_controller.cpp).

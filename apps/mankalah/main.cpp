@@ -31,7 +31,13 @@ struct LazyRuntime {
 void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
   std::string names;
   for (const std::string& n : mankalah::engine_names()) names += (names.empty() ? "" : "|") + n;
-  command.add_option("--engine", choice.engine, "engine: " + names)->capture_default_str();
+  CLI::Option* engine = command.add_option(
+      "--engine", choice.engine,
+      "engine: " + names +
+          (choice.engine.empty() ? " (default: perfect where the endgame databases are, else "
+                                   "alphabeta)"
+                                 : ""));
+  if (!choice.engine.empty()) engine->capture_default_str();
   command.add_option("--time-ms", choice.time_ms, "time per move in ms (iterative deepening)");
   command.add_option("--depth", choice.depth, "fixed search depth in plies");
   command.add_option("--pre", choice.pre, "gpu-layered: plain CPU plies on top");
@@ -140,6 +146,7 @@ int main(int argc, char** argv) try {
 
   mankalah::PlayOptions play;
   play.ai.runtime = runtime;
+  play.ai.engine = "";  // perfect where the databases are, else alphabeta
   CLI::App* play_command = add_play_command(app, play);
   mankalah::AnalyzeOptions analyze;
   analyze.ai.runtime = runtime;
@@ -165,7 +172,11 @@ int main(int argc, char** argv) try {
 #if CLF_MANKALAH_GUI
   mankalah::GuiOptions gui;
   CLI::App* gui_command = app.add_subcommand("gui", "the GTK4 game (the default with a display)");
-  gui_command->add_option("--engine", gui.engine, "the AI's engine")->capture_default_str();
+  gui_command->add_option("--engine", gui.engine,
+                          "the AI's engine (default: perfect where the endgame databases are, "
+                          "else alphabeta)");
+  gui_command->add_option("--db-dir", gui.db_dir,
+                          "endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   gui_command->add_option("--time-ms", gui.time_ms, "time per AI move")->capture_default_str();
   gui_command->add_option("--side", gui.side, "your side: top|bottom")->capture_default_str();
   gui_command->add_option("--first", gui.first, "who moves first: human|ai")->capture_default_str();

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plays the Mankalah window as a person would (tests/gui/xwindow.py: real clicks and keys under
-Xvfb): a whole game against each engine, moves by click and by key, undo, hint, "move now", a new
+Xvfb): builds the endgame databases from the window's button (the AI becomes the perfect
+engine), a whole game against each engine, moves by click and by key, undo, hint, "move now", a new
 game during a search, the engine and the time changed during a search. Checks that the AI
 answered within its time plus a margin every time, that every move the window reports replays
 under Kalah's rules (tests/kalah_rules.py) to the board it showed, and that the final score is the
@@ -9,6 +10,7 @@ one the moves give.
 usage: xvfb-run -a mankalah_window.py CL_MANKALAH [ENGINE...]"""
 import os
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -86,9 +88,25 @@ def select(w, dropdown, index):
 
 def main():
     program, engines = sys.argv[1], sys.argv[2:] or ["alphabeta", "minimax", "bonzo",
-                                                     "gpu-layered", "hybrid"]
-    w = WindowTest([program, "gui", "--engine", engines[0], "--time-ms", str(TIME_MS)], "Mankalah")
+                                                     "gpu-layered", "hybrid", "perfect"]
+    databases = tempfile.TemporaryDirectory(prefix="mankalah_window_db_")
+    w = WindowTest([program, "gui", "--time-ms", str(TIME_MS), "--db-dir", databases.name],
+                   "Mankalah")
     ready = w.wait_for(lambda e: e["event"] == "ready", 60, "the window")
+    # No databases yet: the window picks alphabeta and offers to build them.
+    assert ready["engine"] == "alphabeta", ready
+    w.click("build_databases")
+    w.wait_for(lambda e: e["event"] == "database_build" and e["state"] == "started", 10,
+               "the database build")
+    built = w.wait_for(lambda e: e["event"] == "database_build" and e["state"] != "started", 600,
+                       "the databases")
+    assert built["state"] == "done" and built["error"] == "", built
+    w.wait_for(lambda e: e["event"] == "settings" and e["engine"] == "perfect", 10,
+               "the switch to the perfect engine")
+    select(w, "engine", ready["engines"].index(engines[0]))
+    w.wait_for(lambda e: e["event"] == "settings" and e["engine"] == engines[0], 10,
+               f"the engine {engines[0]}")
+    ready["engine"] = engines[0]
     names = ready["engines"]
     budget_s = TIME_MS / 1000 + MARGIN_S
 
