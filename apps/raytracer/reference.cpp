@@ -5,6 +5,7 @@
 #include <numeric>
 #include <thread>
 
+#include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/render_settings.hpp"
 #include "framework/error.hpp"
 
@@ -40,7 +41,7 @@ cl_float4 frame_jitter(cl_uint frame_index) {
 }
 
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index) {
+                                cl_uint frame_index, cl_uint instance_count) {
   RtFrameParams p{};
   p.camera = make_camera(scene.camera, settings.width, settings.height);
   p.background = to_float4(scene.background);
@@ -55,6 +56,7 @@ RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settin
   p.use_bvh = settings.use_bvh ? 1 : 0;
   p.shadows = settings.shadows ? 1 : 0;
   p.frame_index = frame_index;
+  p.instance_count = instance_count;
   return p;
 }
 
@@ -126,14 +128,11 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
 std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& requested,
                                       unsigned threads) {
   const RenderSettings settings = resolve_settings(scene, requested);
-  const RtFrameParams params = make_frame_params(scene, settings, 0);
+  const MeshGeometry geometry = build_mesh_geometry(scene);
+  const RtFrameParams params =
+      make_frame_params(scene, settings, 0, static_cast<cl_uint>(geometry.instances.size()));
   const std::vector<RtBvhNode> nodes =
       settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{};
-  const RtSphere* spheres = scene.spheres.data();
-  const RtPlane* planes = scene.planes.data();
-  const RtMaterial* materials = scene.materials.data();
-  const RtLight* lights = scene.lights.data();
-  const RtBvhNode* bvh = nodes.data();
   std::vector<cl_uint> image(static_cast<std::size_t>(settings.width) * settings.height);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> workers;
@@ -141,8 +140,11 @@ std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& 
     workers.emplace_back([&, t] {
       for (int y = static_cast<int>(t); y < settings.height; y += static_cast<int>(threads)) {
         for (int x = 0; x < settings.width; ++x) {
-          const cl_float4 color = rt_pixel(spheres, planes, materials, lights, bvh, &params,
-                                           static_cast<cl_uint>(x), static_cast<cl_uint>(y));
+          const cl_float4 color = rt_pixel(
+              scene.spheres.data(), scene.planes.data(), scene.materials.data(),
+              scene.lights.data(), nodes.data(), geometry.nodes.data(), geometry.instances.data(),
+              geometry.triangles.data(), geometry.shading.data(), geometry.textures.data(),
+              geometry.texels.data(), &params, static_cast<cl_uint>(x), static_cast<cl_uint>(y));
           image[static_cast<std::size_t>(y) * settings.width + x] = rt_pack_rgba(color);
         }
       }

@@ -25,8 +25,10 @@ RenderSettings resolve_settings(const Scene& scene, RenderSettings settings);
 // sequence, so accumulated frames cover the pixel evenly.
 cl_float4 frame_jitter(cl_uint frame_index);
 
+// instance_count: the mesh instances traced (MeshGeometry::instances, which leaves out
+// instances of empty meshes).
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index);
+                                cl_uint frame_index, cl_uint instance_count);
 
 // The box around the sphere centres (min, max) and the host-built BVH (same layout and
 // algorithm as the device build, so tests compare them node for node).

@@ -94,10 +94,11 @@ Scene aalborg_scene() {
 
 RtCamera make_camera(const CameraView& view, int width, int height) {
   const cl_float4 forward = rt_normalize(to_float4(view.look_at - view.position));
-  cl_float4 right = rt_cross(to_float4(view.up), forward);
+  cl_float4 right = view.right_handed ? rt_cross(forward, to_float4(view.up))
+                                      : rt_cross(to_float4(view.up), forward);
   if (rt_dot(right, right) < 1e-12f) right = rt_cross(rt_vec(0, 0, 1), forward);  // up ∥ forward
   right = rt_normalize(right);
-  const cl_float4 up = rt_cross(forward, right);
+  const cl_float4 up = view.right_handed ? rt_cross(right, forward) : rt_cross(forward, right);
   const float half_height = std::tan(view.fov_y * 0.5f);
   const float half_width = half_height * static_cast<float>(width) / static_cast<float>(height);
   RtCamera camera;
@@ -117,6 +118,7 @@ RtMaterial make_material(Vec3 color, float ambient, float diffuse, float specula
   m.specular = specular;
   m.shininess = shininess;
   m.reflectivity = reflectivity;
+  m.texture = -1;
   return m;
 }
 

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "apps/raytracer/scene_mesh.hpp"
 #include "shared/raytracer/raytracer.h"
 
 namespace raytracer {
@@ -21,6 +23,9 @@ struct CameraView {
   Vec3 look_at{0, 0, 1};
   Vec3 up{0, 1, 0};
   float fov_y = 1.0471976f;  // vertical field of view, radians
+  // The built-in scenes look along +z with +x to the right (left-handed, as the Aalborg report
+  // does); glTF and OBJ models are right-handed and would appear mirrored that way.
+  bool right_handed = false;
 };
 
 struct Scene {
@@ -29,6 +34,9 @@ struct Scene {
   std::vector<RtSphere> spheres;
   std::vector<RtPlane> planes;
   std::vector<RtLight> lights;
+  std::vector<std::shared_ptr<const TriangleMesh>> meshes;
+  std::vector<MeshInstance> instances;
+  std::vector<std::shared_ptr<const SceneTexture>> textures;  // RtMaterial::texture indexes these
   CameraView camera;
   Vec3 background{0, 0, 0};
   int width = 640;  // the size the scene is meant for (--size overrides)
