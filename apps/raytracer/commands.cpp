@@ -11,6 +11,7 @@
 
 #include "apps/common/png_writer.hpp"
 #include "apps/raytracer/renderer.hpp"
+#include "apps/raytracer/scene_source.hpp"
 #include "framework/error.hpp"
 
 namespace raytracer {
@@ -81,7 +82,7 @@ void parse_size(const std::string& text, int* width, int* height) {
 int run_render(const RenderCommand& command, clf::Runtime* runtime) {
   if (command.frames < 1)
     throw clf::Error("--frames: must be >= 1, got " + std::to_string(command.frames));
-  const Scene scene = load_scene(command.scene);
+  const Scene scene = open_scene(command.scene);
   RenderSettings settings;
   if (!command.size.empty()) parse_size(command.size, &settings.width, &settings.height);
   settings.depth = command.depth;
@@ -91,10 +92,10 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
   settings = resolve_settings(scene, settings);
 
   std::cout << "scene " << scene.name << ": " << scene.spheres.size() << " spheres, "
-            << scene.planes.size() << " planes, " << scene.lights.size() << " lights; "
-            << settings.width << "x" << settings.height << ", depth " << settings.depth << ", aa "
-            << settings.aa << "x" << settings.aa << (settings.shadows ? "" : ", no shadows")
-            << "\n";
+            << scene.planes.size() << " planes, " << scene.instances.size() << " mesh instances, "
+            << scene.lights.size() << " lights; " << settings.width << "x" << settings.height
+            << ", depth " << settings.depth << ", aa " << settings.aa << "x" << settings.aa
+            << (settings.shadows ? "" : ", no shadows") << "\n";
   json stats = {{"scene", scene.name},        {"width", settings.width},
                 {"height", settings.height},  {"spheres", scene.spheres.size()},
                 {"depth", settings.depth},    {"aa", settings.aa},
@@ -114,6 +115,11 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
     if (runtime == nullptr) throw clf::Error("render: no device");
     DeviceRenderer renderer(*runtime);
     renderer.set_scene(scene);
+    if (renderer.instance_count() > 0) {
+      std::cout << "meshes: " << renderer.stored_triangles() << " triangles stored, "
+                << renderer.instance_count() << " instances; BVHs built on the host in "
+                << fixed(renderer.mesh_build_ms()) << " ms\n";
+    }
     std::cout << "device: " << runtime->device_name() << " ("
               << (settings.use_bvh ? "BVH" : "brute force") << ", times "
               << (runtime->profiling() ? "from device events" : "wall-clock") << ")\n";
@@ -185,7 +191,7 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
   json records = json::array();
   DeviceRenderer renderer(runtime);
   for (const Case& c : cases) {
-    const Scene scene = load_scene(c.scene);
+    const Scene scene = open_scene(c.scene);
     RenderSettings settings;
     if (!c.size.empty()) parse_size(c.size, &settings.width, &settings.height);
     settings.depth = c.depth;

@@ -21,6 +21,7 @@
 #include "apps/gtk/smoke_test.hpp"
 #include "apps/gtk/window_app.hpp"
 #include "apps/raytracer/renderer.hpp"
+#include "apps/raytracer/scene_source.hpp"
 #include "framework/device.hpp"
 
 namespace raytracer {
@@ -446,7 +447,7 @@ int run_gui(const GuiOptions& options) {
   if (!clf::gtk::open_display("cl-raytracer", "use `cl-raytracer render` headless")) return 1;
   Gui gui;
   gui.options = options;
-  gui.scene = load_scene(options.scene);
+  gui.scene = open_scene(options.scene);
   gui.reset_view();
   gui.light = gui.scene.lights.empty()
                   ? Vec3{0, 10, 0}

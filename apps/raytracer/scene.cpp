@@ -1,6 +1,7 @@
 // Built-in scenes and the camera.
 #include "apps/raytracer/scene.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -205,6 +206,20 @@ Scene builtin_scene(const std::string& name) {
   }
   throw clf::Error("unknown scene '" + name +
                    "'; built in: seed, aalborg, random:N[:SEED], or a JSON scene file");
+}
+
+std::string lower_case_extension(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool has_model_file_extension(const std::string& path) {
+  const std::string ext = lower_case_extension(path);
+  return ext == ".gltf" || ext == ".glb" || ext == ".obj";
 }
 
 Scene load_scene(const std::string& name_or_file) {

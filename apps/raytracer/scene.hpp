@@ -37,6 +37,7 @@ struct Scene {
   std::vector<std::shared_ptr<const TriangleMesh>> meshes;
   std::vector<MeshInstance> instances;
   std::vector<std::shared_ptr<const SceneTexture>> textures;  // RtMaterial::texture indexes these
+  std::vector<MeshFileReference> mesh_files;  // named by a scene file, not loaded yet
   CameraView camera;
   Vec3 background{0, 0, 0};
   int width = 640;  // the size the scene is meant for (--size overrides)
@@ -56,7 +57,12 @@ RtLight make_light(Vec3 position, Vec3 color, float intensity);
 // "seed", "aalborg", "random:N" or "random:N:SEED". Throws clf::Error naming the choices.
 Scene builtin_scene(const std::string& name);
 bool is_builtin_scene_name(const std::string& name);
-// A built-in name, else a JSON file (see docs/raytracer.md).
+// The file name's extension with its dot, in lower case ("" where it has none).
+std::string lower_case_extension(const std::string& path);
+// Whether the path ends in .gltf, .glb or .obj (any case): a model file, not a scene file.
+bool has_model_file_extension(const std::string& path);
+// A built-in name, else a JSON file (see docs/raytracer.md); the model files a JSON file names
+// are left in Scene::mesh_files (open_scene in apps/raytracer/scene_source.hpp loads them).
 Scene load_scene(const std::string& name_or_file);
 // JSON scene files. Errors (clf::Error) name the file, the JSON path of the field and why.
 Scene load_scene_file(const std::string& path);

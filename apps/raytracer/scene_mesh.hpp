@@ -37,6 +37,15 @@ struct MeshInstance {
   cl_int material = -1;  // replaces the mesh's materials; -1: keep them
 };
 
+// A model file a scene file names (its "meshes" list), loaded after the scene file is read
+// (apps/raytracer/scene_source.hpp), since the model loaders are a library of their own.
+struct MeshFileReference {
+  std::string file;       // relative paths are resolved from the scene file's folder
+  std::string json_path;  // where the scene file names it ("meshes[2]"), for errors
+  Transform transform;
+  cl_int material = -1;  // a material of the scene replacing the model's, -1: the model's
+};
+
 // RGBA8 texels (R in the low byte), rows from the top, as the files store the colours.
 struct SceneTexture {
   std::string name;
