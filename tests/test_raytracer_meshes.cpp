@@ -5,7 +5,9 @@
 
 #include <cmath>
 
+#include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/procedural_mesh.hpp"
+#include "framework/error.hpp"
 #include "raytracer_test_support.hpp"
 
 namespace {
@@ -195,6 +197,38 @@ TEST(RaytracerMeshes, SmoothNormalsShadeLikeTheSphereTheyApproximate) {
     } else {
       EXPECT_GT(difference, 2.0) << "flat normals: visible facets";
     }
+  }
+}
+
+TEST(RaytracerMeshes, InstancesSceneStoresTwoMeshesAndMatchesReference) {
+  const Scene scene = builtin_scene("instances:100:7");
+  ASSERT_EQ(scene.meshes.size(), 2u);
+  EXPECT_EQ(scene.instances.size(), 100u);
+  EXPECT_EQ(scene.meshes[0]->triangles.size() + scene.meshes[1]->triangles.size(), 3264u);
+  const std::size_t placed = placed_triangle_count(scene);
+  EXPECT_GT(placed, 100u * 960u);
+  EXPECT_LT(placed, 100u * 2304u);
+  RenderSettings s;
+  s.width = 96;
+  s.height = 54;
+  s.depth = 1;
+  expect_matches_reference(scene, s);
+  EXPECT_THROW(builtin_scene("instances:many"), clf::Error);
+  EXPECT_THROW(builtin_scene("instances:2000000"), clf::Error);
+}
+
+TEST(RaytracerMeshes, ReferencePixelsAreTheReferenceImagesPixels) {
+  const Scene scene = builtin_scene("instances:64");
+  RenderSettings s;
+  s.width = 40;
+  s.height = 30;
+  s.depth = 1;
+  const std::vector<cl_uint> image = render_reference(scene, s);
+  const std::vector<std::pair<int, int>> pixels = {{0, 0}, {20, 15}, {39, 29}, {7, 22}, {33, 4}};
+  const std::vector<cl_uint> chosen = render_reference_pixels(scene, s, pixels);
+  ASSERT_EQ(chosen.size(), pixels.size());
+  for (std::size_t k = 0; k < pixels.size(); ++k) {
+    EXPECT_EQ(chosen[k], image[pixels[k].second * s.width + pixels[k].first]) << "pixel " << k;
   }
 }
 

@@ -114,6 +114,14 @@ void append_textures(const Scene& scene, MeshGeometry& geometry) {
 
 }  // namespace
 
+std::size_t placed_triangle_count(const Scene& scene) {
+  std::size_t n = 0;
+  for (const MeshInstance& instance : scene.instances) {
+    if (instance.mesh < scene.meshes.size()) n += scene.meshes[instance.mesh]->triangles.size();
+  }
+  return n;
+}
+
 MeshGeometry build_mesh_geometry(const Scene& scene) {
   MeshGeometry geometry;
   append_textures(scene, geometry);

@@ -25,4 +25,7 @@ struct MeshGeometry {
 // traversal stack. Instances of meshes without triangles are left out.
 MeshGeometry build_mesh_geometry(const Scene& scene);
 
+// Triangles as placed in the world: each instance counts its mesh's.
+std::size_t placed_triangle_count(const Scene& scene);
+
 }  // namespace raytracer

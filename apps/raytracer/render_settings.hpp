@@ -2,6 +2,7 @@
 // per-pixel code.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "apps/raytracer/scene.hpp"
@@ -39,5 +40,11 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
 // (0: all cores). Returns RGBA pixels (R in the low byte), row by row from the top.
 std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& settings,
                                       unsigned threads = 0);
+
+// The reference's colours of the given (x, y) pixels only: checks a device image of a scene too
+// large to render whole on the CPU in good time.
+std::vector<cl_uint> render_reference_pixels(const Scene& scene, const RenderSettings& settings,
+                                             const std::vector<std::pair<int, int>>& pixels,
+                                             unsigned threads = 0);
 
 }  // namespace raytracer

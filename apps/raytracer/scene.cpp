@@ -183,29 +183,49 @@ Scene random_scene(std::size_t n, std::uint64_t seed) {
 }
 
 bool is_builtin_scene_name(const std::string& name) {
-  return name == "seed" || name == "aalborg" || name.rfind("random:", 0) == 0;
+  return name == "seed" || name == "aalborg" || name.rfind("random:", 0) == 0 ||
+         name.rfind("instances:", 0) == 0;
 }
+
+namespace {
+
+// "PREFIX:N" or "PREFIX:N:SEED" with N in [0, max_count]; the error names the form.
+void parse_count_and_seed(const std::string& name, const std::string& prefix,
+                          std::uint64_t max_count, const std::string& what, std::uint64_t* count,
+                          std::uint64_t* seed) {
+  const std::string rest = name.substr(prefix.size() + 1);
+  const std::size_t colon = rest.find(':');
+  *seed = 1;
+  if (!parse_count(rest.substr(0, colon), count) || *count > max_count ||
+      (colon != std::string::npos && !parse_count(rest.substr(colon + 1), seed))) {
+    throw clf::Error("scene '" + name + "': expected " + prefix + ":N or " + prefix +
+                     ":N:SEED with N " + what + " up to " + std::to_string(max_count) +
+                     " and SEED a non-negative integer");
+  }
+}
+
+}  // namespace
 
 Scene builtin_scene(const std::string& name) {
   if (name == "seed") return seed_scene(10);
   if (name == "aalborg") return aalborg_scene();
+  std::uint64_t count = 0;
+  std::uint64_t seed = 1;
   if (name.rfind("random:", 0) == 0) {
-    const std::string rest = name.substr(7);
-    const std::size_t colon = rest.find(':');
-    std::uint64_t count = 0;
-    std::uint64_t seed = 1;
-    if (!parse_count(rest.substr(0, colon), &count) || count > 100000000 ||
-        (colon != std::string::npos && !parse_count(rest.substr(colon + 1), &seed))) {
-      throw clf::Error("scene '" + name +
-                       "': expected random:N or random:N:SEED with N a sphere count up to "
-                       "100000000 and SEED a non-negative integer");
-    }
+    parse_count_and_seed(name, "random", 100000000, "a sphere count", &count, &seed);
     Scene scene = random_scene(count, seed);
     scene.name = name;
     return scene;
   }
+  if (name.rfind("instances:", 0) == 0) {
+    parse_count_and_seed(name, "instances", 1000000, "an instance count", &count, &seed);
+    Scene scene = instances_scene(count, seed);
+    scene.name = name;
+    return scene;
+  }
   throw clf::Error("unknown scene '" + name +
-                   "'; built in: seed, aalborg, random:N[:SEED], or a JSON scene file");
+                   "'; built in: seed, aalborg, random:N[:SEED], instances:N[:SEED], or a JSON "
+                   "scene file");
 }
 
 std::string lower_case_extension(const std::string& path) {
@@ -227,8 +247,8 @@ Scene load_scene(const std::string& name_or_file) {
   std::ifstream probe(name_or_file);
   if (!probe) {
     throw clf::Error("scene '" + name_or_file +
-                     "' is neither a built-in scene (seed, aalborg, random:N[:SEED]) nor a "
-                     "readable file");
+                     "' is neither a built-in scene (seed, aalborg, random:N[:SEED], "
+                     "instances:N[:SEED]) nor a readable file");
   }
   return load_scene_file(name_or_file);
 }

@@ -54,7 +54,8 @@ RtPlane make_plane(Vec3 normal, float offset, cl_uint material, float checker_si
                    Vec3 checker_color = {});
 RtLight make_light(Vec3 position, Vec3 color, float intensity);
 
-// "seed", "aalborg", "random:N" or "random:N:SEED". Throws clf::Error naming the choices.
+// "seed", "aalborg", "random:N[:SEED]" or "instances:N[:SEED]". Throws clf::Error naming the
+// choices.
 Scene builtin_scene(const std::string& name);
 bool is_builtin_scene_name(const std::string& name);
 // The file name's extension with its dot, in lower case ("" where it has none).
@@ -75,5 +76,9 @@ Scene seed_scene(int per_side);
 
 // The random scene with n spheres, reproducible from `seed`.
 Scene random_scene(std::size_t n, std::uint64_t seed = 1);
+
+// n instances of two generated meshes (a torus and a faceted ball) on a grid over a floor,
+// reproducible from `seed`: the large triangle scene of the benchmarks.
+Scene instances_scene(std::size_t n, std::uint64_t seed = 1);
 
 }  // namespace raytracer
