@@ -97,6 +97,7 @@ TEST(RaytracerModelScenes, SceneFilePlacesModelFiles) {
                    {"file": "cube.obj", "translate": [2, 0.5, 1], "rotate": [0, 45, 0],
                     "scale": 0.5, "material": "gold"}])"));
   EXPECT_TRUE(scene.mesh_files.empty());
+  EXPECT_EQ(scene.meshes.size(), 1u) << "the file named twice is stored once";
   EXPECT_TRUE(scene.camera.right_handed) << "a scene with meshes is right-handed by default";
   ASSERT_EQ(scene.instances.size(), 2u);
   EXPECT_EQ(scene.instances[0].material, -1);

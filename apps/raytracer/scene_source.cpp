@@ -1,5 +1,8 @@
 #include "apps/raytracer/scene_source.hpp"
 
+#include <map>
+#include <utility>
+
 #include "framework/error.hpp"
 #if CLF_RAYTRACER_MODELS
 #include "apps/raytracer/model/model_scene.hpp"
@@ -23,15 +26,25 @@ namespace {
 bool model_files_supported() { return CLF_RAYTRACER_MODELS != 0; }
 
 void load_mesh_files(Scene& scene) {
+#if CLF_RAYTRACER_MODELS
+  // A file named again is placed again, not loaded again: its meshes are stored once.
+  std::map<std::string, std::pair<model::Model, std::uint32_t>> loaded;
+#endif
   for (const MeshFileReference& reference : scene.mesh_files) {
 #if CLF_RAYTRACER_MODELS
-    model::Model loaded;
-    try {
-      loaded = model::load_model(reference.file);
-    } catch (const std::exception& error) {
-      throw clf::Error(scene.name + ": " + reference.json_path + ".file: " + error.what());
+    auto it = loaded.find(reference.file);
+    if (it == loaded.end()) {
+      model::Model model;
+      try {
+        model = model::load_model(reference.file);
+      } catch (const std::exception& error) {
+        throw clf::Error(scene.name + ": " + reference.json_path + ".file: " + error.what());
+      }
+      const std::uint32_t first_mesh = model::add_model_meshes(model, scene);
+      it = loaded.emplace(reference.file, std::make_pair(std::move(model), first_mesh)).first;
     }
-    model::add_model_to_scene(loaded, reference.transform, reference.material, scene);
+    model::add_model_instances(it->second.first, it->second.second, reference.transform,
+                               reference.material, scene);
 #else
     no_model_library(scene.name + ": " + reference.json_path + ".file");
 #endif

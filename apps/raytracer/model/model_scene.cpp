@@ -66,8 +66,7 @@ RtMaterial whitted_material(const Material& m, cl_int texture) {
   return out;
 }
 
-void add_model_to_scene(const Model& model, const Transform& placement, cl_int material_override,
-                        Scene& scene) {
+std::uint32_t add_model_meshes(const Model& model, Scene& scene) {
   const cl_uint material_base = static_cast<cl_uint>(scene.materials.size());
   const cl_int texture_base = static_cast<cl_int>(scene.textures.size());
   const std::uint32_t mesh_base = static_cast<std::uint32_t>(scene.meshes.size());
@@ -84,13 +83,23 @@ void add_model_to_scene(const Model& model, const Transform& placement, cl_int m
     scene.meshes.push_back(
         std::make_shared<const TriangleMesh>(to_triangle_mesh(mesh, material_base, flip_v)));
   }
+  return mesh_base;
+}
+
+void add_model_instances(const Model& model, std::uint32_t first_mesh, const Transform& placement,
+                         cl_int material_override, Scene& scene) {
   for (const Instance& instance : model.instances) {
     MeshInstance placed;
-    placed.mesh = mesh_base + instance.mesh;
+    placed.mesh = first_mesh + instance.mesh;
     placed.transform = placement * to_transform(instance.transform);
     placed.material = material_override;
     scene.instances.push_back(placed);
   }
+}
+
+void add_model_to_scene(const Model& model, const Transform& placement, cl_int material_override,
+                        Scene& scene) {
+  add_model_instances(model, add_model_meshes(model, scene), placement, material_override, scene);
 }
 
 Scene scene_from_model(const Model& model) {

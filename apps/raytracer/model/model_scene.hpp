@@ -7,9 +7,15 @@
 
 namespace raytracer::model {
 
-// Appends the model's meshes, materials, textures and instances to `scene`; every instance is
-// placed by `placement` after its own transform. material_override >= 0 (a material of the
-// scene) replaces the model's materials on every triangle.
+// Appends the model's meshes, materials and textures to `scene` and returns the index its first
+// mesh got there (place it with add_model_instances, as often as wanted).
+std::uint32_t add_model_meshes(const Model& model, Scene& scene);
+// Places the model's instances, whose meshes add_model_meshes put at first_mesh, each by
+// `placement` after its own transform. material_override >= 0 (a material of the scene)
+// replaces the model's materials on every triangle.
+void add_model_instances(const Model& model, std::uint32_t first_mesh, const Transform& placement,
+                         cl_int material_override, Scene& scene);
+// Both: the model once, in one place.
 void add_model_to_scene(const Model& model, const Transform& placement, cl_int material_override,
                         Scene& scene);
 
