@@ -157,6 +157,36 @@ TEST(RaytracerMeshes, TextureShowsItsTexelsTheRightWayRound) {
   expect_matches_reference(scene, s);
 }
 
+TEST(RaytracerMeshes, TextureSamplingIsBilinearAndStaysInside) {
+  const std::shared_ptr<const SceneTexture> texture = four_colour_texture();
+  const RtTexture t = {0, 2, 2, 0};
+  auto sample = [&](float u, float v) {
+    return rt_sample_texture(&t, texture->rgba.data(), 0, u, v);
+  };
+  // Texel centres give the texel; halfway between red and green, their average.
+  EXPECT_EQ(sample(0.25f, 0.25f).x, 1.0f);
+  EXPECT_EQ(sample(0.25f, 0.25f).y, 0.0f);
+  EXPECT_EQ(sample(0.75f, 0.25f).y, 1.0f);
+  EXPECT_NEAR(sample(0.5f, 0.25f).x, 0.5f, 1e-6f);
+  EXPECT_NEAR(sample(0.5f, 0.25f).y, 0.5f, 1e-6f);
+  EXPECT_NEAR(sample(1.25f, -0.75f).x, 1.0f, 1e-6f) << "repeats";
+  // Coordinates that are not numbers, infinite or huge still read a texel of this texture.
+  for (float bad : {std::nanf(""), INFINITY, -INFINITY, 3e38f, -1e-9f}) {
+    const cl_float4 c = sample(bad, bad);
+    for (float channel_value : {c.x, c.y, c.z}) {
+      EXPECT_GE(channel_value, 0.0f) << bad;
+      EXPECT_LE(channel_value, 1.0f) << bad;
+    }
+  }
+  Scene scene = quad_scene(Transform{}, 0);
+  SceneTexture broken = *texture;
+  broken.rgba.pop_back();
+  scene.textures[0] = std::make_shared<const SceneTexture>(broken);
+  renderer().set_scene(quad_scene(Transform{}, -1));
+  EXPECT_THROW(renderer().set_scene(scene), clf::Error) << "3 texels for 2x2";
+  EXPECT_EQ(renderer().scene().textures.size(), 0u) << "the renderer keeps the scene it had";
+}
+
 // Mean absolute difference of the red channel over the pixels where both images are not black.
 double mean_difference(const std::vector<cl_uint>& a, const std::vector<cl_uint>& b) {
   double sum = 0;

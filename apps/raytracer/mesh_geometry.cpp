@@ -95,6 +95,12 @@ RtInstance make_instance(const MeshInstance& instance, const PlacedMesh& mesh) {
 
 void append_textures(const Scene& scene, MeshGeometry& geometry) {
   for (const auto& texture : scene.textures) {
+    if (texture->width < 1 || texture->height < 1 ||
+        texture->rgba.size() != static_cast<std::size_t>(texture->width) * texture->height) {
+      throw clf::Error("texture '" + texture->name + "': " + std::to_string(texture->rgba.size()) +
+                       " texels for " + std::to_string(texture->width) + "x" +
+                       std::to_string(texture->height));
+    }
     RtTexture t{};
     t.offset = static_cast<cl_uint>(geometry.texels.size());
     t.width = static_cast<cl_uint>(texture->width);

@@ -61,12 +61,16 @@ std::vector<T> DeviceRenderer::non_empty(const std::vector<T>& values) {
 }
 
 void DeviceRenderer::set_scene(const Scene& scene) {
+  // The mesh BVHs first: a scene they reject (clf::Error) leaves the renderer as it was.
+  const auto start = std::chrono::steady_clock::now();
+  const MeshGeometry geometry = build_mesh_geometry(scene);
+  mesh_build_ms_ = since_ms(start);
   scene_ = scene;
   spheres_ = std::make_unique<clf::Buffer<RtSphere>>(runtime_, non_empty(scene.spheres));
   planes_ = std::make_unique<clf::Buffer<RtPlane>>(runtime_, non_empty(scene.planes));
   materials_ = std::make_unique<clf::Buffer<RtMaterial>>(runtime_, non_empty(scene.materials));
   lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(scene.lights));
-  set_meshes(scene);
+  set_meshes(geometry);
   const std::size_t n = std::max<std::size_t>(scene.spheres.size(), 1);
   if (!nodes_ || nodes_->size() != 2 * n - 1) {
     nodes_ = std::make_unique<clf::DeviceBuffer<RtBvhNode>>(runtime_, 2 * n - 1);
@@ -79,10 +83,7 @@ void DeviceRenderer::set_scene(const Scene& scene) {
   frame_index_ = 0;
 }
 
-void DeviceRenderer::set_meshes(const Scene& scene) {
-  const auto start = std::chrono::steady_clock::now();
-  const MeshGeometry geometry = build_mesh_geometry(scene);
-  mesh_build_ms_ = since_ms(start);
+void DeviceRenderer::set_meshes(const MeshGeometry& geometry) {
   mesh_nodes_ = std::make_unique<clf::Buffer<RtMeshNode>>(runtime_, non_empty(geometry.nodes));
   instances_ = std::make_unique<clf::Buffer<RtInstance>>(runtime_, non_empty(geometry.instances));
   triangles_ = std::make_unique<clf::Buffer<RtTriangle>>(runtime_, non_empty(geometry.triangles));

@@ -14,6 +14,8 @@
 
 namespace raytracer {
 
+struct MeshGeometry;
+
 // Milliseconds of one frame: device time from events on a profiling runtime, else wall-clock
 // around each stage (with the queue drained).
 struct FrameTimings {
@@ -38,7 +40,8 @@ class DeviceRenderer {
   ~DeviceRenderer();
 
   // Uploads the scene (spheres, planes, materials, lights, meshes) and marks the sphere BVH
-  // stale. The mesh BVHs are built here, on the host (apps/raytracer/mesh_geometry.hpp).
+  // stale. The mesh BVHs are built here, on the host (apps/raytracer/mesh_geometry.hpp); a
+  // scene they reject throws clf::Error and leaves the renderer's scene as it was.
   void set_scene(const Scene& scene);
   // Milliseconds the last set_scene spent building the mesh and instance BVHs.
   double mesh_build_ms() const { return mesh_build_ms_; }
@@ -75,7 +78,7 @@ class DeviceRenderer {
   template <typename T>
   static std::vector<T> non_empty(const std::vector<T>& values);
   double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
-  void set_meshes(const Scene& scene);
+  void set_meshes(const MeshGeometry& geometry);
 
   clf::Runtime& runtime_;
   Scene scene_;

@@ -19,9 +19,12 @@ CLF_FUNCTION cl_float4 rt_sample_texture(RT_GLOBAL const RtTexture* textures,
                                          RT_GLOBAL const cl_uint* texels, cl_int index, cl_float u,
                                          cl_float v) {
   const RtTexture texture = textures[index];
-  // Wrapped into [0, 1) first, so far-away coordinates cannot overflow the texel index.
-  const cl_float fx = (u - rt_floorf(u)) * (cl_float)texture.width - 0.5f;
-  const cl_float fy = (v - rt_floorf(v)) * (cl_float)texture.height - 0.5f;
+  // Wrapped into [0, 1] first, so far-away coordinates cannot overflow the texel index, then
+  // held in range (a NaN or infinite coordinate lands on the first texel, never outside).
+  cl_float fx = (u - rt_floorf(u)) * (cl_float)texture.width - 0.5f;
+  cl_float fy = (v - rt_floorf(v)) * (cl_float)texture.height - 0.5f;
+  if (!(fx >= -0.5f && fx <= (cl_float)texture.width)) fx = -0.5f;
+  if (!(fy >= -0.5f && fy <= (cl_float)texture.height)) fy = -0.5f;
   const cl_float x_floor = rt_floorf(fx);
   const cl_float y_floor = rt_floorf(fy);
   const cl_float ax = fx - x_floor;
@@ -32,8 +35,8 @@ CLF_FUNCTION cl_float4 rt_sample_texture(RT_GLOBAL const RtTexture* textures,
   cl_int y0 = (cl_int)y_floor;
   if (x0 < 0) x0 += w;
   if (y0 < 0) y0 += h;
-  if (x0 >= w) x0 -= w;
-  if (y0 >= h) y0 -= h;
+  if (x0 >= w) x0 = w - 1;
+  if (y0 >= h) y0 = h - 1;
   const cl_uint x1 = (cl_uint)(x0 + 1 < w ? x0 + 1 : 0);
   const cl_uint y1 = (cl_uint)(y0 + 1 < h ? y0 + 1 : 0);
   const cl_float4 top =
