@@ -2,12 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "apps/common/png_writer.hpp"
 #include "apps/raytracer/frame_stats.hpp"

@@ -1,6 +1,5 @@
 // JSON scene files (format: docs/raytracer.md). Every error names the file, the JSON path of
 // the offending field (spheres[3].radius) and why, and nothing half-read is returned.
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
