@@ -66,6 +66,37 @@ std::vector<std::uint32_t> check_tree(const SahBvh& bvh, const std::vector<Box>&
   return seen;
 }
 
+TEST(RaytracerMeshBvh, TriangleTestGivesDistanceAndBarycentrics) {
+  RtTriangle t{};
+  t.v0 = rt_vec(0, 0, 5);
+  t.v1 = rt_vec(2, 0, 5);
+  t.v2 = rt_vec(0, 4, 5);
+  float u = -1, v = -1;
+  // Through the point 0.25 of the way to v1 and 0.5 to v2: (0.5, 2, 5), from z = 1.
+  EXPECT_FLOAT_EQ(
+      rt_intersect_triangle(t, rt_vec(0.5f, 2, 1), rt_vec(0, 0, 1), RT_INFINITY, &u, &v), 4.0f);
+  EXPECT_FLOAT_EQ(u, 0.25f);
+  EXPECT_FLOAT_EQ(v, 0.5f);
+  // From behind (no back-face culling), and with a direction that is not unit length.
+  EXPECT_FLOAT_EQ(
+      rt_intersect_triangle(t, rt_vec(0.5f, 2, 9), rt_vec(0, 0, -2), RT_INFINITY, &u, &v), 2.0f);
+  // Misses: beyond an edge, parallel to the plane, beyond t_max, behind the origin.
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(1.5f, 2, 1), rt_vec(0, 0, 1), RT_INFINITY, &u, &v),
+            RT_INFINITY);
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(-0.1f, 1, 1), rt_vec(0, 0, 1), RT_INFINITY, &u, &v),
+            RT_INFINITY);
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(0.5f, 2, 1), rt_vec(1, 0, 0), RT_INFINITY, &u, &v),
+            RT_INFINITY);
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(0.5f, 2, 1), rt_vec(0, 0, 1), 3.9f, &u, &v),
+            RT_INFINITY);
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(0.5f, 2, 6), rt_vec(0, 0, 1), RT_INFINITY, &u, &v),
+            RT_INFINITY);
+  // A degenerate triangle (a line) is never hit.
+  t.v2 = rt_vec(1, 0, 5);
+  EXPECT_EQ(rt_intersect_triangle(t, rt_vec(0.5f, 0, 1), rt_vec(0, 0, 1), RT_INFINITY, &u, &v),
+            RT_INFINITY);
+}
+
 TEST(RaytracerMeshBvh, EveryPrimitiveInOneLeafAndBoundsContainChildren) {
   for (std::size_t n : {1u, 2u, 5u, 100u, 5000u}) {
     const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
