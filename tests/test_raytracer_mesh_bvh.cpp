@@ -3,6 +3,7 @@
 // nearest triangle as testing every triangle.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -149,6 +150,81 @@ TEST(RaytracerMeshBvh, InstancedMeshIsStoredOnce) {
   int instance_leaves = 0;
   for (int i = 0; i < 2 * 4 - 1; ++i) instance_leaves += g.nodes[i].count == 1;
   EXPECT_EQ(instance_leaves, 4);
+}
+
+// Walks the tree below `root` in g.nodes, checking that every child lies inside its parent,
+// and calls leaf(node) for each leaf.
+template <typename Leaf>
+void walk_tree(const MeshGeometry& g, int root, const Leaf& leaf) {
+  std::vector<int> stack{root};
+  while (!stack.empty()) {
+    const RtMeshNode& node = g.nodes.at(stack.back());
+    stack.pop_back();
+    if (node.count != 0) {
+      leaf(node);
+      continue;
+    }
+    for (int child : {node.first, node.first + 1}) {
+      EXPECT_TRUE(contains(node, g.nodes.at(child).bounds_min, g.nodes.at(child).bounds_max));
+      stack.push_back(child);
+    }
+  }
+}
+
+// A mesh tree's triangles (each inside its leaf's box), in leaf order.
+std::vector<int> mesh_tree_triangles(const MeshGeometry& g, int root) {
+  std::vector<int> triangles;
+  walk_tree(g, root, [&](const RtMeshNode& node) {
+    for (int t = node.first; t < node.first + node.count; ++t) {
+      const RtTriangle& tri = g.triangles.at(t);
+      EXPECT_TRUE(contains(node, rt_min3(rt_min3(tri.v0, tri.v1), tri.v2),
+                           rt_max3(rt_max3(tri.v0, tri.v1), tri.v2)));
+      triangles.push_back(t);
+    }
+  });
+  return triangles;
+}
+
+TEST(RaytracerMeshBvh, FlattenedTreesPointWhereTheyShould) {
+  // The instance tree over every instance once; each instance's mesh tree over exactly its
+  // mesh's triangles; every box around what is below it (in the world, or in mesh space).
+  for (const Scene& scene : {instanced_scene(), instances_scene(300, 5)}) {
+    const MeshGeometry g = build_mesh_geometry(scene);
+    std::vector<int> seen_instances;
+    walk_tree(g, 0, [&](const RtMeshNode& node) {
+      ASSERT_EQ(node.count, 1);
+      seen_instances.push_back(node.first);
+      const RtInstance& instance = g.instances.at(node.first);
+      // The leaf's world box holds the mesh's box carried back into the world.
+      Transform world_to_mesh;
+      for (int c = 0; c < 4; ++c) {
+        world_to_mesh.m[0][c] = instance.world_to_mesh_x.s[c];
+        world_to_mesh.m[1][c] = instance.world_to_mesh_y.s[c];
+        world_to_mesh.m[2][c] = instance.world_to_mesh_z.s[c];
+      }
+      const Transform mesh_to_world = world_to_mesh.inverse();
+      const RtMeshNode& root = g.nodes.at(instance.root);
+      for (int corner = 0; corner < 8; ++corner) {
+        const cl_float4 p =
+            mesh_to_world.apply_point(rt_vec(corner & 1 ? root.bounds_max.x : root.bounds_min.x,
+                                             corner & 2 ? root.bounds_max.y : root.bounds_min.y,
+                                             corner & 4 ? root.bounds_max.z : root.bounds_min.z));
+        // Within 1e-3 (the transform went to the inverse and back in float).
+        const cl_float4 slack = rt_vec(1e-3f, 1e-3f, 1e-3f);
+        EXPECT_TRUE(contains(node, rt_add(p, slack), rt_sub(p, slack)))
+            << "instance " << node.first << " corner " << corner;
+      }
+      std::vector<int> triangles = mesh_tree_triangles(g, instance.root);
+      std::sort(triangles.begin(), triangles.end());
+      ASSERT_EQ(triangles.size(), static_cast<std::size_t>(instance.triangle_count));
+      for (int k = 0; k < instance.triangle_count; ++k) {
+        ASSERT_EQ(triangles[k], instance.triangle_first + k);
+      }
+    });
+    std::sort(seen_instances.begin(), seen_instances.end());
+    ASSERT_EQ(seen_instances.size(), scene.instances.size());
+    for (std::size_t k = 0; k < seen_instances.size(); ++k) EXPECT_EQ(seen_instances[k], int(k));
+  }
 }
 
 RtHit nearest(const MeshGeometry& g, cl_float4 origin, cl_float4 direction, bool use_bvh) {
