@@ -1,6 +1,14 @@
 // Helpers shared by the raytracer tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
 #include "apps/raytracer/render_settings.hpp"
 #include "apps/raytracer/renderer.hpp"
 #include "test_support.hpp"
@@ -13,6 +21,68 @@ inline raytracer::DeviceRenderer& renderer() {
   static auto* shared =
       new raytracer::DeviceRenderer(clf_test::runtime(), raytracer::kReferenceBuildOptions);
   return *shared;
+}
+
+inline int channel(cl_uint pixel, int c) { return static_cast<int>((pixel >> (8 * c)) & 0xFF); }
+
+// Per-pixel tolerance: every channel within 2 of 255 (float rounding differs between the host
+// compiler and the OpenCL compiler, e.g. contracted multiply-adds); at least 99.9% of pixels
+// must be within it (a pixel on a silhouette or shadow edge may flip).
+constexpr int kTolerance = 2;
+constexpr double kRequiredShare = 0.999;
+
+// The device image against the CPU reference's. With reference_brute the reference tests every
+// sphere and triangle instead of walking the BVHs, so the comparison checks the traversal too.
+inline void expect_matches_reference(const raytracer::Scene& scene,
+                                     raytracer::RenderSettings settings,
+                                     bool reference_brute = false) {
+  settings = raytracer::resolve_settings(scene, settings);
+  renderer().set_scene(scene);
+  renderer().render(settings);
+  const std::vector<cl_uint> device = renderer().image();
+  raytracer::RenderSettings reference_settings = settings;
+  if (reference_brute) reference_settings.use_bvh = false;
+  const std::vector<cl_uint> reference = raytracer::render_reference(scene, reference_settings);
+  ASSERT_EQ(device.size(), reference.size());
+  std::size_t within = 0;
+  int worst = 0;
+  for (std::size_t i = 0; i < device.size(); ++i) {
+    int diff = 0;
+    for (int c = 0; c < 4; ++c)
+      diff = std::max(diff, std::abs(channel(device[i], c) - channel(reference[i], c)));
+    worst = std::max(worst, diff);
+    if (diff <= kTolerance) ++within;
+  }
+  const double share = static_cast<double>(within) / device.size();
+  EXPECT_GE(share, kRequiredShare)
+      << scene.name << ": " << (device.size() - within) << " pixels off by more than " << kTolerance
+      << " (worst " << worst << ")";
+  // The image is not trivially uniform: the comparison means something.
+  std::size_t distinct = 0;
+  for (std::size_t i = 1; i < reference.size(); ++i) distinct += reference[i] != reference[0];
+  EXPECT_GT(distinct, reference.size() / 10) << scene.name << " renders almost uniform";
+}
+
+// A scene with one light and no planes unless a test adds them.
+inline raytracer::Scene empty_scene() {
+  raytracer::Scene scene;
+  scene.name = "test";
+  scene.background = {0, 0, 0};
+  scene.camera.position = {0, 0, 0};
+  scene.camera.look_at = {0, 0, 1};
+  scene.camera.fov_y = 3.14159265f / 2;
+  return scene;
+}
+
+// The pixel whose centre ray passes through `point` (the camera model inverted).
+inline std::pair<int, int> project(const raytracer::Scene& scene, int width, int height,
+                                   raytracer::Vec3 point) {
+  const RtCamera camera = raytracer::make_camera(scene.camera, width, height);
+  const cl_float4 d = rt_sub(raytracer::to_float4(point), camera.position);
+  const cl_float4 q = rt_scale(d, 1.0f / rt_dot(d, camera.forward));
+  const float u = (rt_dot(q, camera.right) / rt_dot(camera.right, camera.right) + 1) / 2;
+  const float v = (1 - rt_dot(q, camera.up) / rt_dot(camera.up, camera.up)) / 2;
+  return {static_cast<int>(std::floor(u * width)), static_cast<int>(std::floor(v * height))};
 }
 
 }  // namespace raytracer_test

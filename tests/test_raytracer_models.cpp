@@ -11,34 +11,16 @@
 
 #include "apps/raytracer/model/model.hpp"
 #include "framework/error.hpp"
+#include "raytracer_model_test_support.hpp"
 
 namespace {
 
 using namespace raytracer;
 using namespace raytracer::model;
 
-const std::string kModels = "/usr/share/assimp/models/";
-
-// A test model from assimp-testmodels (setup.sh installs it).
-std::string test_model(const std::string& relative) {
-  const std::string path = kModels + relative;
-  if (!std::filesystem::exists(path)) {
-    ADD_FAILURE() << path << " is missing: install the Debian package assimp-testmodels";
-  }
-  return path;
-}
-
-// A fresh directory for files a test writes.
-std::filesystem::path scratch_directory(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / ("models_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+using raytracer_test::scratch_directory;
+using raytracer_test::test_model;
+using raytracer_test::write_file;
 
 float length(Vec3 v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }

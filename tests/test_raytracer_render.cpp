@@ -11,39 +11,10 @@ namespace {
 using raytracer_test::renderer;
 using namespace raytracer;
 
-int channel(cl_uint pixel, int c) { return static_cast<int>((pixel >> (8 * c)) & 0xFF); }
-
-// Per-pixel tolerance: every channel within 2 of 255 (float rounding differs between the host
-// compiler and the OpenCL compiler, e.g. contracted multiply-adds); at least 99.9% of pixels
-// must be within it (a pixel on a silhouette or shadow edge may flip).
-constexpr int kTolerance = 2;
-constexpr double kRequiredShare = 0.999;
-
-void expect_matches_reference(const Scene& scene, RenderSettings settings) {
-  settings = resolve_settings(scene, settings);
-  renderer().set_scene(scene);
-  renderer().render(settings);
-  const std::vector<cl_uint> device = renderer().image();
-  const std::vector<cl_uint> reference = render_reference(scene, settings);
-  ASSERT_EQ(device.size(), reference.size());
-  std::size_t within = 0;
-  int worst = 0;
-  for (std::size_t i = 0; i < device.size(); ++i) {
-    int diff = 0;
-    for (int c = 0; c < 4; ++c)
-      diff = std::max(diff, std::abs(channel(device[i], c) - channel(reference[i], c)));
-    worst = std::max(worst, diff);
-    if (diff <= kTolerance) ++within;
-  }
-  const double share = static_cast<double>(within) / device.size();
-  EXPECT_GE(share, kRequiredShare)
-      << scene.name << ": " << (device.size() - within) << " pixels off by more than " << kTolerance
-      << " (worst " << worst << ")";
-  // The image is not trivially uniform: the comparison means something.
-  std::size_t distinct = 0;
-  for (std::size_t i = 1; i < reference.size(); ++i) distinct += reference[i] != reference[0];
-  EXPECT_GT(distinct, reference.size() / 10) << scene.name << " renders almost uniform";
-}
+using raytracer_test::channel;
+using raytracer_test::empty_scene;
+using raytracer_test::expect_matches_reference;
+using raytracer_test::project;
 
 TEST(RaytracerRender, SeedMatchesReferenceWithBvh) {
   RenderSettings s;
@@ -74,27 +45,6 @@ TEST(RaytracerRender, RandomSceneMatchesReference) {
   s.height = 45;
   s.depth = 1;
   expect_matches_reference(builtin_scene("random:300"), s);
-}
-
-// A scene with one light and no planes unless a test adds them.
-Scene empty_scene() {
-  Scene scene;
-  scene.name = "test";
-  scene.background = {0, 0, 0};
-  scene.camera.position = {0, 0, 0};
-  scene.camera.look_at = {0, 0, 1};
-  scene.camera.fov_y = 3.14159265f / 2;
-  return scene;
-}
-
-// The pixel whose centre ray passes through `point` (the camera model inverted).
-std::pair<int, int> project(const Scene& scene, int width, int height, Vec3 point) {
-  const RtCamera camera = make_camera(scene.camera, width, height);
-  const cl_float4 d = rt_sub(to_float4(point), camera.position);
-  const cl_float4 q = rt_scale(d, 1.0f / rt_dot(d, camera.forward));
-  const float u = (rt_dot(q, camera.right) / rt_dot(camera.right, camera.right) + 1) / 2;
-  const float v = (1 - rt_dot(q, camera.up) / rt_dot(camera.up, camera.up)) / 2;
-  return {static_cast<int>(std::floor(u * width)), static_cast<int>(std::floor(v * height))};
 }
 
 TEST(RaytracerRender, SphereSilhouetteIsTheAnalyticDisc) {

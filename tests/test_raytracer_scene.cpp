@@ -121,6 +121,25 @@ TEST(RaytracerScene, FileErrorsNameFilePathAndReason) {
                    "s.json: size");
   EXPECT_CLF_ERROR(parse_scene_json("[1, 2]", "top.json"), "top.json", "expected an object");
   EXPECT_CLF_ERROR(load_scene_file("/no/such/scene.json"), "/no/such/scene.json", "cannot open");
+  EXPECT_CLF_ERROR(parse_scene_json(edited("\"position\": [0, 2, -5]",
+                                           "\"position\": [0, 2, -5], \"right_handed\": 1"),
+                                    "s.json"),
+                   "s.json: camera.right_handed", "expected true or false");
+}
+
+TEST(RaytracerScene, HandednessFollowsMeshesUnlessTheFileSays) {
+  EXPECT_FALSE(parse_scene_json(kValid, "s.json").camera.right_handed) << "no meshes";
+  const std::string with_mesh =
+      edited("\"lights\"", "\"meshes\": [{\"file\": \"m.obj\"}], \"lights\"");
+  const Scene scene = parse_scene_json(with_mesh, "/scenes/s.json");
+  EXPECT_TRUE(scene.camera.right_handed);
+  ASSERT_EQ(scene.mesh_files.size(), 1u);
+  EXPECT_EQ(scene.mesh_files[0].file, "/scenes/m.obj") << "relative to the scene file";
+  EXPECT_EQ(scene.mesh_files[0].json_path, "meshes[0]");
+  const std::string position = "\"position\": [0, 2, -5]";
+  std::string left = with_mesh;
+  left.replace(left.find(position), position.size(), position + ", \"right_handed\": false");
+  EXPECT_FALSE(parse_scene_json(left, "s.json").camera.right_handed);
 }
 
 }  // namespace

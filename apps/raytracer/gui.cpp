@@ -20,7 +20,9 @@
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
 #include "apps/gtk/window_app.hpp"
+#include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/renderer.hpp"
+#include "apps/raytracer/scene_source.hpp"
 #include "framework/device.hpp"
 
 namespace raytracer {
@@ -46,6 +48,7 @@ struct ViewResult {
   std::vector<cl_uint> rgba;
   FrameTimings timings;
   std::size_t spheres = 0;
+  std::size_t triangles = 0;  // placed in the world (instances count their mesh)
   std::string device;
   std::string error;
 };
@@ -101,6 +104,7 @@ class RenderState {
       result.width = r.width;
       result.height = r.height;
       result.spheres = scene_.spheres.size();
+      result.triangles = placed_triangle_count(scene_);
       result.device = runtime_->device_name();
     } catch (const std::exception& error) {
       result.error = error.what();
@@ -225,9 +229,9 @@ struct Gui {
     text.precision(1);
     text << fps << " fps   bvh " << result.timings.bvh_ms << " ms   trace "
          << result.timings.trace_ms << " ms   copy " << result.timings.copy_ms << " ms\n"
-         << result.width << "x" << result.height << "   " << result.spheres << " spheres   depth "
-         << depth << "   aa " << aa << "x" << aa << "   frames " << result.timings.accumulated
-         << "\n"
+         << result.width << "x" << result.height << "   " << result.spheres << " spheres   "
+         << result.triangles << " triangles   depth " << depth << "   aa " << aa << "x" << aa
+         << "   frames " << result.timings.accumulated << "\n"
          << result.device;
     view->set_overlay_text(text.str());
     ++frames_shown;
@@ -446,7 +450,7 @@ int run_gui(const GuiOptions& options) {
   if (!clf::gtk::open_display("cl-raytracer", "use `cl-raytracer render` headless")) return 1;
   Gui gui;
   gui.options = options;
-  gui.scene = load_scene(options.scene);
+  gui.scene = open_scene(options.scene);
   gui.reset_view();
   gui.light = gui.scene.lights.empty()
                   ? Vec3{0, 10, 0}

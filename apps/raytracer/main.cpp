@@ -12,7 +12,9 @@
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"cl-raytracer: a ray tracer on OpenCL (spheres, planes, shadows, reflections, BVH)"};
+  CLI::App app{
+      "cl-raytracer: a ray tracer on OpenCL (spheres, planes, triangle meshes, shadows, "
+      "reflections, BVH)"};
   app.fallthrough();  // device options may follow the subcommand
   clf::DeviceOptions device;
   device.add_to(app);
@@ -20,7 +22,9 @@ int main(int argc, char** argv) {
   raytracer::RenderCommand render;
   auto* render_app = app.add_subcommand("render", "render a scene headless to a PNG");
   render_app
-      ->add_option("--scene", render.scene, "seed, aalborg, random:N[:SEED] or a JSON scene file")
+      ->add_option(
+          "--scene", render.scene,
+          "seed, aalborg, random:N[:SEED], a JSON scene file or a model (.gltf, .glb, .obj)")
       ->capture_default_str();
   render_app->add_option("--size", render.size, "image size WxH (default: the scene's)");
   render_app->add_option("--frames", render.frames, "frames to render (accumulated into the image)")
@@ -42,7 +46,10 @@ int main(int argc, char** argv) {
 #if CLF_RAYTRACER_GUI
   raytracer::GuiOptions gui;
   auto* gui_app = app.add_subcommand("gui", "the interactive window (default with a display)");
-  gui_app->add_option("--scene", gui.scene, "seed, aalborg, random:N[:SEED] or a JSON scene file")
+  gui_app
+      ->add_option(
+          "--scene", gui.scene,
+          "seed, aalborg, random:N[:SEED], a JSON scene file or a model (.gltf, .glb, .obj)")
       ->capture_default_str();
   gui_app->add_option("--scale", gui.scale, "rendered pixels per window pixel (0.1 .. 1)")
       ->check(CLI::Range(0.1, 1.0));

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <thread>
 
+#include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/render_settings.hpp"
 #include "framework/error.hpp"
 
@@ -40,7 +41,7 @@ cl_float4 frame_jitter(cl_uint frame_index) {
 }
 
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index) {
+                                cl_uint frame_index, cl_uint instance_count) {
   RtFrameParams p{};
   p.camera = make_camera(scene.camera, settings.width, settings.height);
   p.background = to_float4(scene.background);
@@ -55,6 +56,7 @@ RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settin
   p.use_bvh = settings.use_bvh ? 1 : 0;
   p.shadows = settings.shadows ? 1 : 0;
   p.frame_index = frame_index;
+  p.instance_count = instance_count;
   return p;
 }
 
@@ -123,33 +125,71 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
   return nodes;
 }
 
-std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& requested,
-                                      unsigned threads) {
-  const RenderSettings settings = resolve_settings(scene, requested);
-  const RtFrameParams params = make_frame_params(scene, settings, 0);
-  const std::vector<RtBvhNode> nodes =
-      settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{};
-  const RtSphere* spheres = scene.spheres.data();
-  const RtPlane* planes = scene.planes.data();
-  const RtMaterial* materials = scene.materials.data();
-  const RtLight* lights = scene.lights.data();
-  const RtBvhNode* bvh = nodes.data();
-  std::vector<cl_uint> image(static_cast<std::size_t>(settings.width) * settings.height);
+namespace {
+
+// What the shared per-pixel code traces on the host: the mesh arrays and the sphere BVH, built
+// once per render.
+class ReferenceTracer {
+ public:
+  ReferenceTracer(const Scene& scene, const RenderSettings& settings)
+      : scene_(scene),
+        geometry_(build_mesh_geometry(scene)),
+        nodes_(settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{}),
+        params_(make_frame_params(scene, settings, 0,
+                                  static_cast<cl_uint>(geometry_.instances.size()))) {}
+
+  cl_uint pixel(int x, int y) const {
+    return rt_pack_rgba(rt_pixel(
+        scene_.spheres.data(), scene_.planes.data(), scene_.materials.data(), scene_.lights.data(),
+        nodes_.data(), geometry_.nodes.data(), geometry_.instances.data(),
+        geometry_.triangles.data(), geometry_.shading.data(), geometry_.textures.data(),
+        geometry_.texels.data(), &params_, static_cast<cl_uint>(x), static_cast<cl_uint>(y)));
+  }
+
+ private:
+  const Scene& scene_;
+  const MeshGeometry geometry_;
+  const std::vector<RtBvhNode> nodes_;
+  const RtFrameParams params_;
+};
+
+// Calls work(i) for i in [0, count) on `threads` threads (0: all cores), interleaved.
+template <typename Work>
+void in_parallel(std::size_t count, unsigned threads, const Work& work) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
-      for (int y = static_cast<int>(t); y < settings.height; y += static_cast<int>(threads)) {
-        for (int x = 0; x < settings.width; ++x) {
-          const cl_float4 color = rt_pixel(spheres, planes, materials, lights, bvh, &params,
-                                           static_cast<cl_uint>(x), static_cast<cl_uint>(y));
-          image[static_cast<std::size_t>(y) * settings.width + x] = rt_pack_rgba(color);
-        }
-      }
+      for (std::size_t i = t; i < count; i += threads) work(i);
     });
   }
   for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
+std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& requested,
+                                      unsigned threads) {
+  const RenderSettings settings = resolve_settings(scene, requested);
+  const ReferenceTracer tracer(scene, settings);
+  std::vector<cl_uint> image(static_cast<std::size_t>(settings.width) * settings.height);
+  in_parallel(static_cast<std::size_t>(settings.height), threads, [&](std::size_t y) {
+    for (int x = 0; x < settings.width; ++x) {
+      image[y * settings.width + x] = tracer.pixel(x, static_cast<int>(y));
+    }
+  });
   return image;
+}
+
+std::vector<cl_uint> render_reference_pixels(const Scene& scene, const RenderSettings& requested,
+                                             const std::vector<std::pair<int, int>>& pixels,
+                                             unsigned threads) {
+  const RenderSettings settings = resolve_settings(scene, requested);
+  const ReferenceTracer tracer(scene, settings);
+  std::vector<cl_uint> colors(pixels.size());
+  in_parallel(pixels.size(), threads,
+              [&](std::size_t i) { colors[i] = tracer.pixel(pixels[i].first, pixels[i].second); });
+  return colors;
 }
 
 }  // namespace raytracer

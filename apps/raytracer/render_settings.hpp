@@ -2,6 +2,7 @@
 // per-pixel code.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "apps/raytracer/scene.hpp"
@@ -25,8 +26,10 @@ RenderSettings resolve_settings(const Scene& scene, RenderSettings settings);
 // sequence, so accumulated frames cover the pixel evenly.
 cl_float4 frame_jitter(cl_uint frame_index);
 
+// instance_count: the mesh instances traced (MeshGeometry::instances, which leaves out
+// instances of empty meshes).
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index);
+                                cl_uint frame_index, cl_uint instance_count);
 
 // The box around the sphere centres (min, max) and the host-built BVH (same layout and
 // algorithm as the device build, so tests compare them node for node).
@@ -37,5 +40,11 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
 // (0: all cores). Returns RGBA pixels (R in the low byte), row by row from the top.
 std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& settings,
                                       unsigned threads = 0);
+
+// The reference's colours of the given (x, y) pixels only: checks a device image of a scene too
+// large to render whole on the CPU in good time.
+std::vector<cl_uint> render_reference_pixels(const Scene& scene, const RenderSettings& settings,
+                                             const std::vector<std::pair<int, int>>& pixels,
+                                             unsigned threads = 0);
 
 }  // namespace raytracer

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "apps/raytracer/mesh_geometry.hpp"
 #include "framework/error.hpp"
 #include "framework/sources.hpp"
 
@@ -60,11 +61,16 @@ std::vector<T> DeviceRenderer::non_empty(const std::vector<T>& values) {
 }
 
 void DeviceRenderer::set_scene(const Scene& scene) {
+  // The mesh BVHs first: a scene they reject (clf::Error) leaves the renderer as it was.
+  const auto start = std::chrono::steady_clock::now();
+  const MeshGeometry geometry = build_mesh_geometry(scene);
+  mesh_build_ms_ = since_ms(start);
   scene_ = scene;
   spheres_ = std::make_unique<clf::Buffer<RtSphere>>(runtime_, non_empty(scene.spheres));
   planes_ = std::make_unique<clf::Buffer<RtPlane>>(runtime_, non_empty(scene.planes));
   materials_ = std::make_unique<clf::Buffer<RtMaterial>>(runtime_, non_empty(scene.materials));
   lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(scene.lights));
+  set_meshes(geometry);
   const std::size_t n = std::max<std::size_t>(scene.spheres.size(), 1);
   if (!nodes_ || nodes_->size() != 2 * n - 1) {
     nodes_ = std::make_unique<clf::DeviceBuffer<RtBvhNode>>(runtime_, 2 * n - 1);
@@ -75,6 +81,18 @@ void DeviceRenderer::set_scene(const Scene& scene) {
   }
   bvh_current_ = false;
   frame_index_ = 0;
+}
+
+void DeviceRenderer::set_meshes(const MeshGeometry& geometry) {
+  mesh_nodes_ = std::make_unique<clf::Buffer<RtMeshNode>>(runtime_, non_empty(geometry.nodes));
+  instances_ = std::make_unique<clf::Buffer<RtInstance>>(runtime_, non_empty(geometry.instances));
+  triangles_ = std::make_unique<clf::Buffer<RtTriangle>>(runtime_, non_empty(geometry.triangles));
+  triangle_shading_ =
+      std::make_unique<clf::Buffer<RtTriangleShading>>(runtime_, non_empty(geometry.shading));
+  textures_ = std::make_unique<clf::Buffer<RtTexture>>(runtime_, non_empty(geometry.textures));
+  texels_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, non_empty(geometry.texels));
+  instance_count_ = geometry.instances.size();
+  stored_triangles_ = geometry.triangles.size();
 }
 
 void DeviceRenderer::set_lights(const std::vector<RtLight>& lights) {
@@ -150,7 +168,8 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   }
   if (!accumulate || !same_frame(settings, last_settings_)) frame_index_ = 0;
   last_settings_ = settings;
-  const RtFrameParams params = make_frame_params(scene_, settings, frame_index_);
+  const RtFrameParams params =
+      make_frame_params(scene_, settings, frame_index_, static_cast<cl_uint>(instance_count_));
 
   // 16 x 8 work-groups (rows of pixels share cache lines); smaller where the kernel allows less.
   std::size_t local_x = 16, local_y = 8;
@@ -159,7 +178,9 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   const clf::Event event = render_kernel_(
       clf::Range::grid(settings.width, settings.height, local_x, local_y), params,
       clf::read_only(*spheres_), clf::read_only(*planes_), clf::read_only(*materials_),
-      clf::read_only(*lights_), *nodes_, *accumulation_, clf::write_only(*rgba_));
+      clf::read_only(*lights_), *nodes_, clf::read_only(*mesh_nodes_), clf::read_only(*instances_),
+      clf::read_only(*triangles_), clf::read_only(*triangle_shading_), clf::read_only(*textures_),
+      clf::read_only(*texels_), *accumulation_, clf::write_only(*rgba_));
   event.wait();
   timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
 

@@ -14,6 +14,8 @@
 
 namespace raytracer {
 
+struct MeshGeometry;
+
 // Milliseconds of one frame: device time from events on a profiling runtime, else wall-clock
 // around each stage (with the queue drained).
 struct FrameTimings {
@@ -37,8 +39,15 @@ class DeviceRenderer {
   explicit DeviceRenderer(clf::Runtime& runtime, const std::string& build_options = "");
   ~DeviceRenderer();
 
-  // Uploads the scene (spheres, planes, materials, lights) and marks the BVH stale.
+  // Uploads the scene (spheres, planes, materials, lights, meshes) and marks the sphere BVH
+  // stale. The mesh BVHs are built here, on the host (apps/raytracer/mesh_geometry.hpp); a
+  // scene they reject throws clf::Error and leaves the renderer's scene as it was.
   void set_scene(const Scene& scene);
+  // Milliseconds the last set_scene spent building the mesh and instance BVHs.
+  double mesh_build_ms() const { return mesh_build_ms_; }
+  // Triangles the mesh BVHs hold (each mesh once) and instances placing them.
+  std::size_t stored_triangles() const { return stored_triangles_; }
+  std::size_t instance_count() const { return instance_count_; }
   // Lights and camera change without a BVH rebuild; both restart accumulation.
   void set_lights(const std::vector<RtLight>& lights);
   void set_camera(const CameraView& camera);
@@ -69,6 +78,7 @@ class DeviceRenderer {
   template <typename T>
   static std::vector<T> non_empty(const std::vector<T>& values);
   double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
+  void set_meshes(const MeshGeometry& geometry);
 
   clf::Runtime& runtime_;
   Scene scene_;
@@ -88,6 +98,15 @@ class DeviceRenderer {
   std::unique_ptr<clf::Buffer<RtMaterial>> materials_;
   std::unique_ptr<clf::Buffer<RtLight>> lights_;
   std::unique_ptr<clf::DeviceBuffer<RtBvhNode>> nodes_;
+  std::unique_ptr<clf::Buffer<RtMeshNode>> mesh_nodes_;
+  std::unique_ptr<clf::Buffer<RtInstance>> instances_;
+  std::unique_ptr<clf::Buffer<RtTriangle>> triangles_;
+  std::unique_ptr<clf::Buffer<RtTriangleShading>> triangle_shading_;
+  std::unique_ptr<clf::Buffer<RtTexture>> textures_;
+  std::unique_ptr<clf::Buffer<cl_uint>> texels_;
+  std::size_t instance_count_ = 0;
+  std::size_t stored_triangles_ = 0;
+  double mesh_build_ms_ = 0;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> codes_;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> indices_;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> ready_;

@@ -1,6 +1,7 @@
 // Built-in scenes and the camera.
 #include "apps/raytracer/scene.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -94,10 +95,11 @@ Scene aalborg_scene() {
 
 RtCamera make_camera(const CameraView& view, int width, int height) {
   const cl_float4 forward = rt_normalize(to_float4(view.look_at - view.position));
-  cl_float4 right = rt_cross(to_float4(view.up), forward);
+  cl_float4 right = view.right_handed ? rt_cross(forward, to_float4(view.up))
+                                      : rt_cross(to_float4(view.up), forward);
   if (rt_dot(right, right) < 1e-12f) right = rt_cross(rt_vec(0, 0, 1), forward);  // up ∥ forward
   right = rt_normalize(right);
-  const cl_float4 up = rt_cross(forward, right);
+  const cl_float4 up = view.right_handed ? rt_cross(right, forward) : rt_cross(forward, right);
   const float half_height = std::tan(view.fov_y * 0.5f);
   const float half_width = half_height * static_cast<float>(width) / static_cast<float>(height);
   RtCamera camera;
@@ -117,6 +119,7 @@ RtMaterial make_material(Vec3 color, float ambient, float diffuse, float specula
   m.specular = specular;
   m.shininess = shininess;
   m.reflectivity = reflectivity;
+  m.texture = -1;
   return m;
 }
 
@@ -180,29 +183,63 @@ Scene random_scene(std::size_t n, std::uint64_t seed) {
 }
 
 bool is_builtin_scene_name(const std::string& name) {
-  return name == "seed" || name == "aalborg" || name.rfind("random:", 0) == 0;
+  return name == "seed" || name == "aalborg" || name.rfind("random:", 0) == 0 ||
+         name.rfind("instances:", 0) == 0;
 }
+
+namespace {
+
+// "PREFIX:N" or "PREFIX:N:SEED" with N in [0, max_count]; the error names the form.
+void parse_count_and_seed(const std::string& name, const std::string& prefix,
+                          std::uint64_t max_count, const std::string& what, std::uint64_t* count,
+                          std::uint64_t* seed) {
+  const std::string rest = name.substr(prefix.size() + 1);
+  const std::size_t colon = rest.find(':');
+  *seed = 1;
+  if (!parse_count(rest.substr(0, colon), count) || *count > max_count ||
+      (colon != std::string::npos && !parse_count(rest.substr(colon + 1), seed))) {
+    throw clf::Error("scene '" + name + "': expected " + prefix + ":N or " + prefix +
+                     ":N:SEED with N " + what + " up to " + std::to_string(max_count) +
+                     " and SEED a non-negative integer");
+  }
+}
+
+}  // namespace
 
 Scene builtin_scene(const std::string& name) {
   if (name == "seed") return seed_scene(10);
   if (name == "aalborg") return aalborg_scene();
+  std::uint64_t count = 0;
+  std::uint64_t seed = 1;
   if (name.rfind("random:", 0) == 0) {
-    const std::string rest = name.substr(7);
-    const std::size_t colon = rest.find(':');
-    std::uint64_t count = 0;
-    std::uint64_t seed = 1;
-    if (!parse_count(rest.substr(0, colon), &count) || count > 100000000 ||
-        (colon != std::string::npos && !parse_count(rest.substr(colon + 1), &seed))) {
-      throw clf::Error("scene '" + name +
-                       "': expected random:N or random:N:SEED with N a sphere count up to "
-                       "100000000 and SEED a non-negative integer");
-    }
+    parse_count_and_seed(name, "random", 100000000, "a sphere count", &count, &seed);
     Scene scene = random_scene(count, seed);
     scene.name = name;
     return scene;
   }
+  if (name.rfind("instances:", 0) == 0) {
+    parse_count_and_seed(name, "instances", 1000000, "an instance count", &count, &seed);
+    Scene scene = instances_scene(count, seed);
+    scene.name = name;
+    return scene;
+  }
   throw clf::Error("unknown scene '" + name +
-                   "'; built in: seed, aalborg, random:N[:SEED], or a JSON scene file");
+                   "'; built in: seed, aalborg, random:N[:SEED], instances:N[:SEED], or a JSON "
+                   "scene file");
+}
+
+std::string lower_case_extension(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool has_model_file_extension(const std::string& path) {
+  const std::string ext = lower_case_extension(path);
+  return ext == ".gltf" || ext == ".glb" || ext == ".obj";
 }
 
 Scene load_scene(const std::string& name_or_file) {
@@ -210,8 +247,8 @@ Scene load_scene(const std::string& name_or_file) {
   std::ifstream probe(name_or_file);
   if (!probe) {
     throw clf::Error("scene '" + name_or_file +
-                     "' is neither a built-in scene (seed, aalborg, random:N[:SEED]) nor a "
-                     "readable file");
+                     "' is neither a built-in scene (seed, aalborg, random:N[:SEED], "
+                     "instances:N[:SEED]) nor a readable file");
   }
   return load_scene_file(name_or_file);
 }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "apps/raytracer/scene_mesh.hpp"
 #include "shared/raytracer/raytracer.h"
 
 namespace raytracer {
@@ -21,6 +23,9 @@ struct CameraView {
   Vec3 look_at{0, 0, 1};
   Vec3 up{0, 1, 0};
   float fov_y = 1.0471976f;  // vertical field of view, radians
+  // The built-in scenes look along +z with +x to the right (left-handed, as the Aalborg report
+  // does); glTF and OBJ models are right-handed and would appear mirrored that way.
+  bool right_handed = false;
 };
 
 struct Scene {
@@ -29,6 +34,10 @@ struct Scene {
   std::vector<RtSphere> spheres;
   std::vector<RtPlane> planes;
   std::vector<RtLight> lights;
+  std::vector<std::shared_ptr<const TriangleMesh>> meshes;
+  std::vector<MeshInstance> instances;
+  std::vector<std::shared_ptr<const SceneTexture>> textures;  // RtMaterial::texture indexes these
+  std::vector<MeshFileReference> mesh_files;  // named by a scene file, not loaded yet
   CameraView camera;
   Vec3 background{0, 0, 0};
   int width = 640;  // the size the scene is meant for (--size overrides)
@@ -45,10 +54,16 @@ RtPlane make_plane(Vec3 normal, float offset, cl_uint material, float checker_si
                    Vec3 checker_color = {});
 RtLight make_light(Vec3 position, Vec3 color, float intensity);
 
-// "seed", "aalborg", "random:N" or "random:N:SEED". Throws clf::Error naming the choices.
+// "seed", "aalborg", "random:N[:SEED]" or "instances:N[:SEED]". Throws clf::Error naming the
+// choices.
 Scene builtin_scene(const std::string& name);
 bool is_builtin_scene_name(const std::string& name);
-// A built-in name, else a JSON file (see docs/raytracer.md).
+// The file name's extension with its dot, in lower case ("" where it has none).
+std::string lower_case_extension(const std::string& path);
+// Whether the path ends in .gltf, .glb or .obj (any case): a model file, not a scene file.
+bool has_model_file_extension(const std::string& path);
+// A built-in name, else a JSON file (see docs/raytracer.md); the model files a JSON file names
+// are left in Scene::mesh_files (open_scene in apps/raytracer/scene_source.hpp loads them).
 Scene load_scene(const std::string& name_or_file);
 // JSON scene files. Errors (clf::Error) name the file, the JSON path of the field and why.
 Scene load_scene_file(const std::string& path);
@@ -61,5 +76,9 @@ Scene seed_scene(int per_side);
 
 // The random scene with n spheres, reproducible from `seed`.
 Scene random_scene(std::size_t n, std::uint64_t seed = 1);
+
+// n instances of two generated meshes (a torus and a faceted ball) on a grid over a floor,
+// reproducible from `seed`: the large triangle scene of the benchmarks.
+Scene instances_scene(std::size_t n, std::uint64_t seed = 1);
 
 }  // namespace raytracer

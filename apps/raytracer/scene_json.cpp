@@ -1,5 +1,6 @@
 // JSON scene files (format: docs/raytracer.md). Every error names the file, the JSON path of
 // the offending field (spheres[3].radius) and why, and nothing half-read is returned.
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -111,8 +112,9 @@ class SceneReader {
   Scene read(const json& root) const {
     Scene scene;
     scene.name = file_;
-    expect_object(root, "",
-                  {"size", "background", "camera", "materials", "spheres", "planes", "lights"});
+    expect_object(
+        root, "",
+        {"size", "background", "camera", "materials", "spheres", "planes", "lights", "meshes"});
     if (const auto it = root.find("size"); it != root.end()) {
       if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() ||
           !(*it)[1].is_number_integer()) {
@@ -127,10 +129,17 @@ class SceneReader {
     scene.background = color(root, "", "background", {0, 0, 0}, false);
 
     const json& camera = require(root, "", "camera");
-    expect_object(camera, "camera", {"position", "look_at", "up", "fov"});
+    expect_object(camera, "camera", {"position", "look_at", "up", "fov", "right_handed"});
     scene.camera.position = vec3(require(camera, "camera", "position"), "camera.position");
     scene.camera.look_at = vec3(require(camera, "camera", "look_at"), "camera.look_at");
     if (camera.contains("up")) scene.camera.up = vec3(camera["up"], "camera.up");
+    // glTF and OBJ models are right-handed: a scene placing them is too unless it says otherwise.
+    scene.camera.right_handed = root.contains("meshes");
+    if (const auto it = camera.find("right_handed"); it != camera.end()) {
+      if (!it->is_boolean())
+        fail("camera.right_handed", "expected true or false, got " + describe(*it));
+      scene.camera.right_handed = it->get<bool>();
+    }
     scene.camera.fov_y = number_in(camera, "camera", "fov", 0.0f, 179.0f, 60.0f, false, false) *
                          3.14159265f / 180.0f;
     const Vec3& p = scene.camera.position;
@@ -201,6 +210,8 @@ class SceneReader {
           make_plane(normal, offset, material_of(p, path), checker_size, checker_color));
     }
 
+    read_meshes(root, material_of, scene);
+
     const json& lights = array(root, "lights");
     for (std::size_t i = 0; i < lights.size(); ++i) {
       const std::string path = "lights[" + std::to_string(i) + "]";
@@ -211,6 +222,53 @@ class SceneReader {
                                         number_in(l, path, "intensity", 0, 1e6f, 1.0f, false)));
     }
     return scene;
+  }
+
+  // Optional "scale" (a number or [x, y, z]), "rotate" ([x, y, z] degrees, applied about x, then
+  // y, then z) and "translate", applied in that order.
+  Transform placement(const json& mesh, const std::string& path) const {
+    Transform scale;
+    if (const auto it = mesh.find("scale"); it != mesh.end()) {
+      const Vec3 s = it->is_number()
+                         ? Vec3{number(*it, path + ".scale"), it->get<float>(), it->get<float>()}
+                         : vec3(*it, path + ".scale");
+      if (s.x == 0 || s.y == 0 || s.z == 0) fail(path + ".scale", "must not be zero");
+      scale = Transform::scale(s.x, s.y, s.z);
+    }
+    Transform rotate;
+    if (const auto it = mesh.find("rotate"); it != mesh.end()) {
+      const Vec3 r = vec3(*it, path + ".rotate");
+      const float radians = 3.14159265f / 180.0f;
+      rotate = Transform::rotation(2, r.z * radians) * Transform::rotation(1, r.y * radians) *
+               Transform::rotation(0, r.x * radians);
+    }
+    Vec3 t{};
+    if (const auto it = mesh.find("translate"); it != mesh.end())
+      t = vec3(*it, path + ".translate");
+    return Transform::translation(t.x, t.y, t.z) * rotate * scale;
+  }
+
+  template <typename MaterialOf>
+  void read_meshes(const json& root, const MaterialOf& material_of, Scene& scene) const {
+    const json& meshes = array(root, "meshes");
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+      const std::string path = "meshes[" + std::to_string(i) + "]";
+      const json& m = meshes[i];
+      expect_object(m, path, {"file", "scale", "rotate", "translate", "material"});
+      const json& file = require(m, path, "file");
+      if (!file.is_string() || file.get<std::string>().empty()) {
+        fail(path + ".file", "expected a file name, got " + describe(file));
+      }
+      MeshFileReference reference;
+      const std::filesystem::path named(file.get<std::string>());
+      reference.file = named.is_absolute()
+                           ? named.string()
+                           : (std::filesystem::path(file_).parent_path() / named).string();
+      reference.json_path = path;
+      reference.transform = placement(m, path);
+      if (m.contains("material")) reference.material = static_cast<cl_int>(material_of(m, path));
+      scene.mesh_files.push_back(reference);
+    }
   }
 
  private:

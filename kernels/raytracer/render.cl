@@ -5,6 +5,10 @@
 __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
                         __global const RtPlane* planes, __global const RtMaterial* materials,
                         __global const RtLight* lights, __global const RtBvhNode* nodes,
+                        __global const RtMeshNode* mesh_nodes, __global const RtInstance* instances,
+                        __global const RtTriangle* triangles,
+                        __global const RtTriangleShading* triangle_shading,
+                        __global const RtTexture* textures, __global const uint* texels,
                         __global float4* accumulation, __global uint* rgba) {
   const uint x = get_global_id(0);
   const uint y = get_global_id(1);

@@ -71,7 +71,11 @@ CLF_FUNCTION RtHit rt_no_hit(cl_float t_max) {
   hit.t = t_max;
   hit.kind = RT_HIT_NONE;
   hit.index = -1;
+  hit.instance = -1;
+  hit.u = 0.0f;
+  hit.v = 0.0f;
   hit.pad0 = 0;
+  hit.pad1 = 0;
   return hit;
 }
 

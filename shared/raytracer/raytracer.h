@@ -5,7 +5,10 @@
 
 #include "shared/raytracer/bvh_build.h"
 #include "shared/raytracer/intersect.h"
+#include "shared/raytracer/intersect_mesh.h"
+#include "shared/raytracer/mesh_types.h"
 #include "shared/raytracer/shading.h"
+#include "shared/raytracer/texture.h"
 #include "shared/raytracer/types.h"
 #include "shared/raytracer/vector.h"
 

@@ -4,15 +4,24 @@
 #define SHARED_RAYTRACER_SHADING_H
 
 #include "shared/raytracer/intersect.h"
+#include "shared/raytracer/intersect_mesh.h"
+#include "shared/raytracer/texture.h"
 
-// Scene arrays as one record, so the functions below take one argument for them.
-#define RT_SCENE_PARAMETERS                                                   \
-  RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,         \
-      RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights, \
-      RT_GLOBAL const RtBvhNode *nodes
-#define RT_SCENE_ARGUMENTS spheres, planes, materials, lights, nodes
+// Scene arrays as one record, so the functions below take one argument for them: spheres and
+// their BVH (nodes), planes, materials, lights, and the meshes (mesh_types.h): the two-level
+// BVH's nodes, instances, triangles and their shading data, textures and their texels.
+#define RT_SCENE_PARAMETERS                                                                     \
+  RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,                           \
+      RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights,                   \
+      RT_GLOBAL const RtBvhNode *nodes, RT_GLOBAL const RtMeshNode *mesh_nodes,                 \
+      RT_GLOBAL const RtInstance *instances, RT_GLOBAL const RtTriangle *triangles,             \
+      RT_GLOBAL const RtTriangleShading *triangle_shading, RT_GLOBAL const RtTexture *textures, \
+      RT_GLOBAL const cl_uint *texels
+#define RT_SCENE_ARGUMENTS                                                                       \
+  spheres, planes, materials, lights, nodes, mesh_nodes, instances, triangles, triangle_shading, \
+      textures, texels
 
-// Nearest surface (spheres, then planes) before hit.t.
+// Nearest surface (spheres, triangles, then planes) before t_max.
 CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
                             cl_float4 direction, cl_float t_max, cl_int any_hit) {
   RtHit hit = rt_no_hit(t_max);
@@ -20,6 +29,14 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
     hit = rt_spheres_bvh(nodes, spheres, params->sphere_count, origin, direction, hit, any_hit);
   } else {
     hit = rt_spheres_brute(spheres, params->sphere_count, origin, direction, hit, any_hit);
+  }
+  if (any_hit && hit.kind != RT_HIT_NONE) return hit;
+  if (params->use_bvh) {
+    hit = rt_instances_bvh(mesh_nodes, instances, triangles, params->instance_count, origin,
+                           direction, hit, any_hit);
+  } else {
+    hit = rt_instances_brute(instances, triangles, params->instance_count, origin, direction, hit,
+                             any_hit);
   }
   if (any_hit && hit.kind != RT_HIT_NONE) return hit;
   for (cl_uint i = 0; i < params->plane_count; ++i) {
@@ -33,7 +50,73 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   }
   (void)materials;
   (void)lights;
+  (void)triangle_shading;
+  (void)textures;
+  (void)texels;
   return hit;
+}
+
+// A triangle's surface at a hit: the corner normals interpolated and turned to the side of the
+// geometric normal that faces the viewer (so a smooth normal never points into the surface the
+// ray came from), the instance's or the triangle's material, the base colour times the texture.
+CLF_FUNCTION void rt_triangle_surface(
+    RT_GLOBAL const RtMaterial* materials, RT_GLOBAL const RtInstance* instances,
+    RT_GLOBAL const RtTriangle* triangles, RT_GLOBAL const RtTriangleShading* triangle_shading,
+    RT_GLOBAL const RtTexture* textures, RT_GLOBAL const cl_uint* texels, RtHit hit,
+    cl_float4 direction, cl_float4* normal, RtMaterial* material, cl_float4* base_color) {
+  const RtTriangle triangle = triangles[hit.index];
+  const RtTriangleShading shading = triangle_shading[hit.index];
+  const RtInstance instance = instances[hit.instance];
+  const cl_float w = 1.0f - hit.u - hit.v;
+  cl_float4 geometric = rt_normal_to_world(
+      instance, rt_cross(rt_sub(triangle.v1, triangle.v0), rt_sub(triangle.v2, triangle.v0)));
+  cl_float4 smooth = rt_normal_to_world(
+      instance, rt_add(rt_add(rt_scale(shading.n0, w), rt_scale(shading.n1, hit.u)),
+                       rt_scale(shading.n2, hit.v)));
+  if (rt_dot(geometric, direction) > 0.0f) geometric = rt_scale(geometric, -1.0f);
+  if (rt_dot(smooth, geometric) < 0.0f) smooth = rt_scale(smooth, -1.0f);
+  *normal = smooth;
+  *material = materials[instance.material >= 0 ? (cl_uint)instance.material : shading.material];
+  *base_color = material->color;
+  if (material->texture >= 0) {
+    const cl_float u = w * shading.uv01.x + hit.u * shading.uv01.z + hit.v * shading.uv2.x;
+    const cl_float v = w * shading.uv01.y + hit.u * shading.uv01.w + hit.v * shading.uv2.y;
+    *base_color = rt_mul(*base_color, rt_sample_texture(textures, texels, material->texture, u, v));
+  }
+}
+
+// The surface at a hit point: its normal facing the viewer, material and colour there.
+CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl_float4 direction,
+                             cl_float4* normal, RtMaterial* material, cl_float4* base_color) {
+  (void)lights;
+  (void)nodes;
+  (void)mesh_nodes;
+  if (hit.kind == RT_HIT_TRIANGLE) {
+    rt_triangle_surface(materials, instances, triangles, triangle_shading, textures, texels, hit,
+                        direction, normal, material, base_color);
+    return;
+  }
+  if (hit.kind == RT_HIT_SPHERE) {
+    const RtSphere sphere = spheres[hit.index];
+    const cl_float4 center =
+        rt_vec(sphere.center_radius.x, sphere.center_radius.y, sphere.center_radius.z);
+    *normal = rt_scale(rt_sub(point, center), 1.0f / sphere.center_radius.w);
+    *material = materials[sphere.material];
+    *base_color = material->color;
+  } else {
+    const RtPlane plane = planes[hit.index];
+    *normal = plane.normal;
+    *material = materials[plane.material];
+    *base_color = material->color;
+    if (plane.checker_size > 0.0f) {
+      const cl_float inverse = 1.0f / plane.checker_size;
+      const cl_int cell = (cl_int)rt_floorf(point.x * inverse) +
+                          (cl_int)rt_floorf(point.y * inverse) +
+                          (cl_int)rt_floorf(point.z * inverse);
+      if (cell & 1) *base_color = plane.checker_color;
+    }
+  }
+  if (rt_dot(*normal, direction) > 0.0f) *normal = rt_scale(*normal, -1.0f);
 }
 
 // Phong + Lambert at a surface point with normal n (facing the viewer), seen along `direction`,
@@ -83,27 +166,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
     cl_float4 normal;
     RtMaterial material;
     cl_float4 base_color;
-    if (hit.kind == RT_HIT_SPHERE) {
-      const RtSphere sphere = spheres[hit.index];
-      const cl_float4 center =
-          rt_vec(sphere.center_radius.x, sphere.center_radius.y, sphere.center_radius.z);
-      normal = rt_scale(rt_sub(point, center), 1.0f / sphere.center_radius.w);
-      material = materials[sphere.material];
-      base_color = material.color;
-    } else {
-      const RtPlane plane = planes[hit.index];
-      normal = plane.normal;
-      material = materials[plane.material];
-      base_color = material.color;
-      if (plane.checker_size > 0.0f) {
-        const cl_float inverse = 1.0f / plane.checker_size;
-        const cl_int cell = (cl_int)rt_floorf(point.x * inverse) +
-                            (cl_int)rt_floorf(point.y * inverse) +
-                            (cl_int)rt_floorf(point.z * inverse);
-        if (cell & 1) base_color = plane.checker_color;
-      }
-    }
-    if (rt_dot(normal, direction) > 0.0f) normal = rt_scale(normal, -1.0f);
+    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, &normal, &material, &base_color);
     const cl_float4 surface =
         rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point, normal, direction);
     const cl_float reflectivity = depth < params->max_depth ? material.reflectivity : 0.0f;

@@ -43,12 +43,16 @@
 #define RT_INFINITY 1e30f
 // The BVH traversal stack; the tree's depth is at most 30 Morton bits + 32 index bits.
 #define RT_STACK_SIZE 64
+// The two-level traversal's stack: one entry per level of the instance BVH, one marker, one per
+// level of a mesh BVH (the host build refuses trees that would not fit).
+#define RT_MESH_STACK_SIZE 96
 #define RT_MAX_DEPTH 16
 #define RT_MAX_AA 8
 
 #define RT_HIT_NONE 0
 #define RT_HIT_SPHERE 1
 #define RT_HIT_PLANE 2
+#define RT_HIT_TRIANGLE 3
 
 typedef struct RtMaterial {
   cl_float4 color;        // rgb in [0, 1]
@@ -57,13 +61,14 @@ typedef struct RtMaterial {
   cl_float specular;      // Phong weight
   cl_float shininess;     // Phong exponent
   cl_float reflectivity;  // 0: matte, 1: perfect mirror
-  cl_float pad0, pad1, pad2;
+  cl_int texture;         // base-colour texture (multiplies color), -1: none
+  cl_float pad1, pad2;
 } RtMaterial;
 CLF_SHARED_STRUCT(RtMaterial)
 // clang-format off
 #define RT_MATERIAL_FIELDS(FIELD) \
   FIELD(color) FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) \
-  FIELD(reflectivity) FIELD(pad0) FIELD(pad1) FIELD(pad2)
+  FIELD(reflectivity) FIELD(texture) FIELD(pad1) FIELD(pad2)
 // clang-format on
 
 typedef struct RtSphere {
@@ -120,19 +125,20 @@ typedef struct RtFrameParams {
   cl_uint sphere_count;
   cl_uint plane_count;
   cl_uint light_count;
-  cl_uint max_depth;    // reflection bounces after the primary hit
-  cl_uint aa;           // aa x aa samples per pixel
-  cl_uint use_bvh;      // 0: test every sphere
-  cl_uint shadows;      // 0: every light reaches every point
-  cl_uint frame_index;  // frames accumulated before this one (0: start over)
-  cl_uint pad0, pad1;
+  cl_uint max_depth;       // reflection bounces after the primary hit
+  cl_uint aa;              // aa x aa samples per pixel
+  cl_uint use_bvh;         // 0: test every sphere
+  cl_uint shadows;         // 0: every light reaches every point
+  cl_uint frame_index;     // frames accumulated before this one (0: start over)
+  cl_uint instance_count;  // mesh instances (shared/raytracer/mesh_types.h)
+  cl_uint pad0;
 } RtFrameParams;
 CLF_SHARED_STRUCT(RtFrameParams)
 // clang-format off
 #define RT_FRAME_PARAMS_FIELDS(FIELD) \
   FIELD(camera) FIELD(background) FIELD(jitter) FIELD(width) FIELD(height) \
   FIELD(sphere_count) FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) \
-  FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(pad0) FIELD(pad1)
+  FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(instance_count) FIELD(pad0)
 // clang-format on
 
 // A BVH node: bounds, children (internal) or sphere (leaf, left = -1), parent (-1 at the root).
@@ -151,11 +157,16 @@ CLF_SHARED_STRUCT(RtBvhNode)
 // The nearest surface along a ray.
 typedef struct RtHit {
   cl_float t;
-  cl_int kind;   // RT_HIT_NONE, RT_HIT_SPHERE, RT_HIT_PLANE
-  cl_int index;  // into the spheres or planes
-  cl_int pad0;
+  cl_int kind;      // RT_HIT_NONE, RT_HIT_SPHERE, RT_HIT_PLANE, RT_HIT_TRIANGLE
+  cl_int index;     // into the spheres, planes or triangles
+  cl_int instance;  // a triangle's instance, else -1
+  cl_float u, v;    // a triangle's barycentric coordinates of corners 1 and 2
+  cl_int pad0, pad1;
 } RtHit;
 CLF_SHARED_STRUCT(RtHit)
-#define RT_HIT_FIELDS(FIELD) FIELD(t) FIELD(kind) FIELD(index) FIELD(pad0)
+// clang-format off
+#define RT_HIT_FIELDS(FIELD) \
+  FIELD(t) FIELD(kind) FIELD(index) FIELD(instance) FIELD(u) FIELD(v) FIELD(pad0) FIELD(pad1)
+// clang-format on
 
 #endif  // SHARED_RAYTRACER_TYPES_H

@@ -1,6 +1,5 @@
 // load_model: the loader chosen by the file's extension.
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -9,20 +8,6 @@
 #include "framework/error.hpp"
 
 namespace raytracer::model {
-namespace {
-
-std::string lower_extension(const std::string& path) {
-  const std::size_t dot = path.find_last_of('.');
-  const std::size_t slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
-
-}  // namespace
-
 void add_loader_warnings(Model& model, const std::string& text) {
   std::istringstream lines(text);
   std::string line;
@@ -34,13 +19,10 @@ void add_loader_warnings(Model& model, const std::string& text) {
   }
 }
 
-bool is_model_file(const std::string& path) {
-  const std::string ext = lower_extension(path);
-  return ext == ".gltf" || ext == ".glb" || ext == ".obj";
-}
+bool is_model_file(const std::string& path) { return has_model_file_extension(path); }
 
 Model load_model(const std::string& path) {
-  const std::string ext = lower_extension(path);
+  const std::string ext = lower_case_extension(path);
   if (is_model_file(path) && !std::filesystem::is_regular_file(path)) {
     throw clf::Error(path + ": no such file");
   }

@@ -1,0 +1,22 @@
+// Frame statistics the render and bench commands print and write: medians, fixed-point numbers,
+// JSON records.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "apps/raytracer/renderer.hpp"
+
+namespace raytracer {
+
+double median(std::vector<double> values);
+std::string fixed(double v, int digits = 2);
+nlohmann::json timings_json(const FrameTimings& t);
+// Throws clf::Error naming the file when it cannot be written.
+void write_json(const std::string& path, const nlohmann::json& value);
+// Medians over the frames after the first (which pays for the first BVH build and warm-up), or
+// the only frame.
+FrameTimings summarise(const std::vector<FrameTimings>& frames);
+
+}  // namespace raytracer

@@ -1,0 +1,95 @@
+// Affine transforms of mesh instances.
+#include "apps/raytracer/scene_mesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "framework/error.hpp"
+
+namespace raytracer {
+
+Transform Transform::translation(float x, float y, float z) {
+  Transform t;
+  t.m[0][3] = x;
+  t.m[1][3] = y;
+  t.m[2][3] = z;
+  return t;
+}
+
+Transform Transform::scale(float x, float y, float z) {
+  Transform t;
+  t.m[0][0] = x;
+  t.m[1][1] = y;
+  t.m[2][2] = z;
+  return t;
+}
+
+Transform Transform::rotation(int axis, float radians) {
+  // Counter-clockwise looking down the axis: the other two axes in cyclic order (y, z for x).
+  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+  const float c = std::cos(radians), s = std::sin(radians);
+  Transform t;
+  t.m[i][i] = c;
+  t.m[i][j] = -s;
+  t.m[j][i] = s;
+  t.m[j][j] = c;
+  return t;
+}
+
+Transform Transform::operator*(const Transform& b) const {
+  Transform r;
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 4; ++col) {
+      float sum = col == 3 ? m[row][3] : 0.0f;
+      for (int k = 0; k < 3; ++k) sum += m[row][k] * b.m[k][col];
+      r.m[row][col] = sum;
+    }
+  }
+  return r;
+}
+
+cl_float4 Transform::apply_point(cl_float4 p) const {
+  return rt_vec(m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3],
+                m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3],
+                m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]);
+}
+
+Transform Transform::inverse() const {
+  // The linear part by cofactors (in double), then the translation taken back through it.
+  double a[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) a[r][c] = m[r][c];
+  const double cof00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+  const double cof01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+  const double cof02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+  const double det = a[0][0] * cof00 + a[0][1] * cof01 + a[0][2] * cof02;
+  double scale = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(a[r][c]));
+  if (!std::isfinite(det) || std::fabs(det) <= 1e-12 * scale * scale * scale || scale == 0) {
+    throw clf::Error("the transform is singular (determinant " + std::to_string(det) + ")");
+  }
+  double inv[3][3];
+  inv[0][0] = cof00 / det;
+  inv[1][0] = cof01 / det;
+  inv[2][0] = cof02 / det;
+  inv[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det;
+  inv[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det;
+  inv[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det;
+  inv[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det;
+  inv[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det;
+  inv[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det;
+  Transform r;
+  for (int row = 0; row < 3; ++row) {
+    double t = 0;
+    for (int k = 0; k < 3; ++k) {
+      r.m[row][k] = static_cast<float>(inv[row][k]);
+      t -= inv[row][k] * m[k][3];
+    }
+    r.m[row][3] = static_cast<float>(t);
+  }
+  return r;
+}
+
+}  // namespace raytracer

@@ -1,0 +1,22 @@
+// Every kind of scene the tools open: a built-in name, a JSON scene file (with the model files
+// it names loaded), or a model file (.gltf, .glb, .obj) shown alone. Where the model library is
+// not built (its Debian packages missing), model files are an error saying so.
+#pragma once
+
+#include <string>
+
+#include "apps/raytracer/scene.hpp"
+
+namespace raytracer {
+
+// Throws clf::Error naming the file (and, for a scene file, the JSON path) and what is wrong.
+Scene open_scene(const std::string& name_or_file);
+
+// Loads the model files a scene file named (Scene::mesh_files) into its meshes and empties the
+// list. Errors name the scene file, the JSON path and the loader's message.
+void load_mesh_files(Scene& scene);
+
+// Whether model files can be loaded in this build.
+bool model_files_supported();
+
+}  // namespace raytracer

@@ -1,0 +1,139 @@
+// Raytracer model scenes: model files opened directly (assimp-testmodels glTF and OBJ samples)
+// and placed by scene files, rendered on the device against the CPU reference; scene-file
+// errors about meshes name the file, the JSON path and what is wrong.
+#include <gtest/gtest.h>
+
+#include "apps/raytracer/scene_source.hpp"
+#include "framework/error.hpp"
+#include "raytracer_model_test_support.hpp"
+#include "raytracer_test_support.hpp"
+
+namespace {
+
+using namespace raytracer;
+using raytracer_test::expect_matches_reference;
+using raytracer_test::renderer;
+using raytracer_test::scratch_directory;
+using raytracer_test::test_model;
+using raytracer_test::write_file;
+
+RenderSettings small(int width, int height) {
+  RenderSettings s;
+  s.width = width;
+  s.height = height;
+  return s;
+}
+
+TEST(RaytracerModelScenes, TexturedBoxMatchesReference) {
+  const Scene scene = open_scene(test_model("glTF2/BoxTextured-glTF-Binary/BoxTextured.glb"));
+  EXPECT_TRUE(scene.camera.right_handed);
+  ASSERT_EQ(scene.textures.size(), 1u);
+  ASSERT_EQ(scene.lights.size(), 1u);
+  EXPECT_GE(scene.materials.at(0).texture, 0);
+  expect_matches_reference(scene, small(64, 48), true);
+}
+
+TEST(RaytracerModelScenes, EngineStoresEachMeshOnceAndMatchesReference) {
+  const Scene scene =
+      open_scene(test_model("glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"));
+  renderer().set_scene(scene);
+  EXPECT_EQ(renderer().stored_triangles(), 75730u);
+  EXPECT_EQ(renderer().instance_count(), 67u);
+  expect_matches_reference(scene, small(80, 60));
+}
+
+TEST(RaytracerModelScenes, TexturedObjSpiderMatchesReference) {
+  Scene scene = open_scene(test_model("OBJ/spider.obj"));
+  EXPECT_EQ(scene.textures.size(), 5u);
+  // Halfway to the target, so the thin spider fills enough of the image to compare.
+  Vec3& p = scene.camera.position;
+  const Vec3& t = scene.camera.look_at;
+  p = {(p.x + t.x) / 2, (p.y + t.y) / 2, (p.z + t.z) / 2};
+  expect_matches_reference(scene, small(64, 48));
+}
+
+// A unit cube as OBJ (flat normals: the file has none).
+const char* kCubeObj = R"(v -1 -1 -1
+v 1 -1 -1
+v 1 1 -1
+v -1 1 -1
+v -1 -1 1
+v 1 -1 1
+v 1 1 1
+v -1 1 1
+f 1 3 2
+f 1 4 3
+f 5 6 7
+f 5 7 8
+f 1 2 6
+f 1 6 5
+f 4 8 7
+f 4 7 3
+f 1 5 8
+f 1 8 4
+f 2 3 7
+f 2 7 6
+)";
+
+// A scene file in its own folder naming cube.obj there, with `meshes` as given.
+std::string cube_scene_file(const std::string& test, const std::string& meshes) {
+  const auto dir = scratch_directory(test);
+  write_file(dir / "cube.obj", kCubeObj);
+  const std::string path = (dir / "scene.json").string();
+  write_file(path, R"({"size": [64, 48],
+  "camera": {"position": [0, 3, -8], "look_at": [0, 0, 0]},
+  "materials": [{"name": "floor", "color": [0.8, 0.8, 0.8]},
+                {"name": "gold", "color": [0.9, 0.7, 0.2], "reflectivity": 0.3}],
+  "planes": [{"normal": [0, 1, 0], "offset": -1, "material": "floor"}],
+  "lights": [{"position": [3, 6, -4]}],
+  "meshes": )" + meshes +
+                       "}");
+  return path;
+}
+
+TEST(RaytracerModelScenes, SceneFilePlacesModelFiles) {
+  const Scene scene =
+      open_scene(cube_scene_file("placed", R"([{"file": "cube.obj", "translate": [-2, 0, 0]},
+                   {"file": "cube.obj", "translate": [2, 0.5, 1], "rotate": [0, 45, 0],
+                    "scale": 0.5, "material": "gold"}])"));
+  EXPECT_TRUE(scene.mesh_files.empty());
+  EXPECT_EQ(scene.meshes.size(), 1u) << "the file named twice is stored once";
+  EXPECT_TRUE(scene.camera.right_handed) << "a scene with meshes is right-handed by default";
+  ASSERT_EQ(scene.instances.size(), 2u);
+  EXPECT_EQ(scene.instances[0].material, -1);
+  EXPECT_EQ(scene.instances[1].material, 1) << "gold replaces the cube's own material";
+  const cl_float4 corner = scene.instances[1].transform.apply_point(rt_vec(1, 1, 1));
+  // (1, 1, 1) scaled by 0.5, turned 45 degrees about y (x, z) -> (0.707, 0): then moved.
+  EXPECT_NEAR(corner.x, 2 + 0.70711f, 1e-4f);
+  EXPECT_NEAR(corner.y, 1.0f, 1e-5f);
+  EXPECT_NEAR(corner.z, 1.0f, 1e-4f);
+  expect_matches_reference(scene, small(64, 48), true);
+}
+
+void expect_scene_error(const std::string& meshes, const std::string& expected) {
+  const std::string file = cube_scene_file("errors", meshes);
+  try {
+    open_scene(file);
+    ADD_FAILURE() << "accepted: " << meshes;
+  } catch (const clf::Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find(file), std::string::npos) << message;
+    EXPECT_NE(message.find(expected), std::string::npos) << message;
+  }
+}
+
+TEST(RaytracerModelScenes, MeshErrorsNameFilePathAndReason) {
+  expect_scene_error(R"([{"file": "missing.obj"}])", "meshes[0].file: ");
+  expect_scene_error(R"([{"file": "missing.obj"}])", "missing.obj: no such file");
+  expect_scene_error(R"([{"file": "cube.obj"}, {"file": 3}])", "meshes[1].file: expected a file");
+  expect_scene_error(R"([{"file": "cube.obj", "scale": 0}])", "meshes[0].scale: must not be zero");
+  expect_scene_error(R"([{"file": "cube.obj", "translate": [1, 2]}])",
+                     "meshes[0].translate: expected an array of 3 numbers");
+  expect_scene_error(R"([{"file": "cube.obj", "positon": [1, 2, 3]}])",
+                     "meshes[0].positon: unknown field");
+  expect_scene_error(R"([{"file": "cube.obj", "material": "silver"}])",
+                     "meshes[0].material: unknown material 'silver'");
+  expect_scene_error(R"({"file": "cube.obj"})", "meshes: expected an array");
+}
+
+}  // namespace
