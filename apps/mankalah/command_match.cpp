@@ -25,18 +25,20 @@ double elo_of(double score) { return -400.0 * std::log10(1.0 / score - 1.0) + 0.
 struct GameOutcome {
   int top_margin = 0;
   std::optional<int> proved[2];  // by side
+  int proved_ply[2] = {0, 0};    // the ply of the first proof
 };
 
 GameOutcome play_game(KalahBoard board, Engine& top, Engine& bottom, const SearchLimits& top_limits,
                       const SearchLimits& bottom_limits) {
   GameOutcome outcome;
-  while (!kalah_is_over(&board)) {
+  for (int ply = 0; !kalah_is_over(&board); ++ply) {
     const int side = board.to_move;
     Engine& mover = side == KALAH_TOP ? top : bottom;
     const SearchResult result = mover.search(board, side == KALAH_TOP ? top_limits : bottom_limits);
     if (result.exact && !outcome.proved[side]) {
       const int top_margin = result.score / KALAH_WIN_SCALE;
       outcome.proved[side] = side == KALAH_TOP ? top_margin : -top_margin;
+      outcome.proved_ply[side] = ply;
     }
     if (kalah_play(&board, result.move) == KALAH_ILLEGAL) {
       throw std::runtime_error("engine " + mover.name() + " chose an illegal move");
@@ -93,7 +95,7 @@ class MatchPlayer {
 
  private:
   void work(int job, const std::vector<KalahBoard>& openings);
-  void report(int game, const Engine& a, bool a_is_top, int margin);
+  void report(int game, const Engine& a, bool a_is_top, int margin, const GameOutcome& outcome);
 
   const MatchOptions& options_;
   std::ostream& err_;
@@ -140,9 +142,10 @@ void MatchPlayer::work(int job, const std::vector<KalahBoard>& openings) {
     const bool a_is_top = game % 2 == 0;
     int margin = 0;
     const SearchLimits a_limits = options_.a.limits(), b_limits = options_.b.limits();
+    GameOutcome outcome;
     try {
-      const GameOutcome outcome = a_is_top ? play_game(opening, a, b, a_limits, b_limits)
-                                           : play_game(opening, b, a, b_limits, a_limits);
+      outcome = a_is_top ? play_game(opening, a, b, a_limits, b_limits)
+                         : play_game(opening, b, a, b_limits, a_limits);
       margin = a_is_top ? outcome.top_margin : -outcome.top_margin;
       const std::optional<int>& proved = outcome.proved[a_is_top ? KALAH_TOP : KALAH_BOTTOM];
       if (proved) ++a_proved_games_;
@@ -153,18 +156,25 @@ void MatchPlayer::work(int job, const std::vector<KalahBoard>& openings) {
       return;
     }
     margins_[game] = margin;
-    report(game, a, a_is_top, margin);
+    report(game, a, a_is_top, margin, outcome);
   }
 }
 
-void MatchPlayer::report(int game, const Engine& a, bool a_is_top, int margin) {
+void MatchPlayer::report(int game, const Engine& a, bool a_is_top, int margin,
+                         const GameOutcome& outcome) {
   std::lock_guard<std::mutex> lock(report_mutex_);
   err_ << "game " << ++reported_ << "/" << options_.games << " (#" << game + 1 << "): " << a.name()
        << " (" << (a_is_top ? "TOP" : "BOTTOM") << ") "
        << (margin > 0    ? "wins"
            : margin == 0 ? "draws"
                          : "loses")
-       << " by " << std::abs(margin) << "\n";
+       << " by " << std::abs(margin);
+  const int side = a_is_top ? KALAH_TOP : KALAH_BOTTOM;
+  if (outcome.proved[side]) {
+    err_ << " (proved " << std::showpos << *outcome.proved[side] << std::noshowpos << " at ply "
+         << outcome.proved_ply[side] << ")";
+  }
+  err_ << "\n";
 }
 
 // The result table: A's wins, draws and losses, its score and the Elo difference with a 95%
