@@ -21,6 +21,7 @@ struct EngineChoice {
   int depth = 0;
   int pre = -1, seq = -1, par = -1, split = -1;  // the flags; EngineOptions says what they mean
   std::string db_dir;                            // perfect: "" is the default folder
+  std::size_t solver_megabytes = 512;            // perfect: the solver's table
   std::function<clf::Runtime&()> runtime;        // created on first use
   EngineOptions options() const;
   SearchLimits limits() const;  // neither given: 1000 ms

@@ -48,6 +48,8 @@ void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
                      "hybrid: top plies of each device subtree played out on the host");
   command.add_option("--db-dir", choice.db_dir,
                      "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
+  command.add_option("--solver-mb", choice.solver_megabytes, "perfect: the solver's table")
+      ->capture_default_str();
 }
 
 std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
@@ -198,6 +200,7 @@ int main(int argc, char** argv) try {
     match.a.time_ms = match.b.time_ms = match_depth > 0 ? 0 : match_time_ms;
     if (match.a_time_ms > 0 && match_depth <= 0) match.a.time_ms = match.a_time_ms;
     match.a.db_dir = match.b.db_dir = match.db_dir;
+    match.b.solver_megabytes = match.a.solver_megabytes;
     match.a.depth = match.b.depth = match_depth;
     return mankalah::run_match(match, std::cout, std::cerr);
   }
