@@ -101,6 +101,10 @@ CLI::App* add_match_command(CLI::App& app, mankalah::MatchOptions& match, int& m
   match_command->add_option("--time-ms", match_time_ms, "time per move")->capture_default_str();
   match_command->add_option("--a-time-ms", match.a_time_ms,
                             "engine A's time per move (default: --time-ms)");
+  match_command
+      ->add_option("--solver-mb", match.a.solver_megabytes,
+                   "perfect: the solver's table, per engine")
+      ->capture_default_str();
   match_command->add_option(
       "--db-dir", match.db_dir,
       "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
