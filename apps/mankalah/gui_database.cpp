@@ -135,9 +135,11 @@ void Gui::on_database_level(const endgame::LevelDone& done, int last) {
   if (!done.kept && done.seconds > 0) {
     text.precision(1);
     text << "  \u00b7  " << static_cast<double>(done.positions) / done.seconds / 1e6
-         << " M positions/s  \u00b7  about ";
+         << " M positions/s";
     text.precision(0);
-    text << endgame::seconds_left(done) << " s left";
+    if (const double left = endgame::seconds_left(done); left >= 0) {
+      text << "  \u00b7  about " << left << " s left";
+    }
   }
   gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(database_progress), fraction);
   gtk_progress_bar_set_text(GTK_PROGRESS_BAR(database_progress), text.str().c_str());

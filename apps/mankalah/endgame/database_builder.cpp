@@ -35,9 +35,10 @@ std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, s
 }  // namespace
 
 double seconds_left(const LevelDone& done) {
-  if (done.kept || done.seconds <= 0) return 0;
-  return static_cast<double>(done.positions_left) * done.seconds /
-         static_cast<double>(done.positions);
+  if (done.positions_left == 0) return 0;
+  if (done.built_seconds < 0.2 || done.built_positions == 0) return -1;
+  return static_cast<double>(done.positions_left) * done.built_seconds /
+         static_cast<double>(done.built_positions);
 }
 
 bool build_database(const DatabaseBuild& build,
@@ -55,6 +56,8 @@ bool build_database(const DatabaseBuild& build,
   std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
   std::vector<LevelFile> files;
   std::unique_ptr<GpuLevelBuilder> gpu;
+  std::uint64_t built_positions = 0;
+  double built_seconds = 0;
   for (int n = 0; n <= last; ++n) {
     if (build.stop != nullptr && build.stop->load()) return false;
     const std::uint64_t count = kalah_endgame_level_size(n);
@@ -62,7 +65,8 @@ bool build_database(const DatabaseBuild& build,
     if (std::optional<LevelFile> kept = try_open(build.dir, n, err)) {
       if (gpu) gpu->add_next(kept->values());
       files.push_back(std::move(*kept));
-      on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start)});
+      on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start), built_positions,
+                         built_seconds});
       continue;
     }
     // A damaged file is rebuilt too: its message came first.
@@ -83,7 +87,10 @@ bool build_database(const DatabaseBuild& build,
     const double seconds = seconds_since(level_start);
     write_level(build.dir, n, values);
     files.push_back(LevelFile::open(level_path(build.dir, n), n));
-    on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start)});
+    built_positions += count;
+    built_seconds += seconds_since(level_start);  // the file's writing and checking too
+    on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start),
+                       built_positions, built_seconds});
   }
   return true;
 }

@@ -28,12 +28,14 @@ struct DatabaseBuild {
 // After each level: what was done and how far the whole build is.
 struct LevelDone {
   int level;
-  std::uint64_t positions;       // in this level
-  bool kept;                     // a valid file was there already
-  double seconds;                // to build it (0 when kept)
-  int passes;                    // device passes (gpu builder)
-  std::uint64_t positions_left;  // in the levels above it, up to max_stones
-  double elapsed_seconds;        // since the build began
+  std::uint64_t positions;        // in this level
+  bool kept;                      // a valid file was there already
+  double seconds;                 // to build it (0 when kept)
+  int passes;                     // device passes (gpu builder)
+  std::uint64_t positions_left;   // in the levels above it, up to max_stones
+  double elapsed_seconds;         // since the build began
+  std::uint64_t built_positions;  // in the levels built (not kept) so far, this one included
+  double built_seconds;           // building them
 };
 
 // Builds levels 0..build.max_stones; calls `on_level` after each one. Returns false when stopped
@@ -42,8 +44,8 @@ struct LevelDone {
 bool build_database(const DatabaseBuild& build,
                     const std::function<void(const LevelDone&)>& on_level, std::ostream& err);
 
-// A guess of the time left from the levels built so far: the last level's rate, which is a low
-// guess, as a larger level costs more per position.
+// A guess of the time left at the rate of the levels built so far (a low guess, as a larger
+// level costs more per position); negative while too little was built to tell.
 double seconds_left(const LevelDone& done);
 
 }  // namespace mankalah::endgame

@@ -56,12 +56,15 @@ int run_build(const DbOptions& options, const std::filesystem::path& dir, std::o
           const std::string passes =
               done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
           char line[160];
-          std::snprintf(
-              line, sizeof line,
-              "level %d: %llu positions in %.3f s (%s positions/s%s), about %.0f s left\n",
-              done.level, static_cast<unsigned long long>(done.positions), done.seconds,
-              rate_text(rate).c_str(), passes.c_str(), seconds_left(done));
-          out << line << std::flush;
+          std::snprintf(line, sizeof line, "level %d: %llu positions in %.3f s (%s positions/s%s)",
+                        done.level, static_cast<unsigned long long>(done.positions), done.seconds,
+                        rate_text(rate).c_str(), passes.c_str());
+          out << line;
+          if (const double left = seconds_left(done); left >= 0) {
+            std::snprintf(line, sizeof line, ", about %.0f s left", left);
+            out << line;
+          }
+          out << "\n" << std::flush;
         },
         err);
   } catch (const std::invalid_argument& error) {
