@@ -55,8 +55,9 @@ TEST(Sources, EachTargetRegistersTheDeviceCodeItOwns) {
   };
   for (const auto& [path, owner] : expected) {
     const auto& files = clf::embedded_files();
-    const auto file = std::find_if(files.begin(), files.end(),
-                                   [&](const clf::EmbeddedFile& f) { return f.path == path; });
+    const auto file =
+        std::find_if(files.begin(), files.end(),
+                     [&wanted = path](const clf::EmbeddedFile& f) { return f.path == wanted; });
     ASSERT_NE(file, files.end()) << path << " is not embedded";
     EXPECT_EQ(file->owner, owner) << path;
   }
