@@ -141,6 +141,14 @@ TEST_F(MankalahSolver, AStoppedSolveClaimsOnlyBounds) {
   EXPECT_EQ(result.move, -1);
   EXPECT_LE(result.lower, result.upper);
   EXPECT_TRUE(solver.move_values(board, limits).empty());
+
+  // A time limit holds for the whole call (the line and the moves' values are several solves);
+  // generous, for sanitizer builds on a loaded machine.
+  sv::SolveLimits timed;
+  timed.time_ms = 100;
+  const sv::SolveResult partial = solver.solve(start_with(4), timed);
+  EXPECT_FALSE(partial.solved);
+  EXPECT_LT(partial.ms, 100 + 2000);
 }
 
 TEST(MankalahSolvedPositions, SurviveOnDiskAndRefuseDamage) {

@@ -40,28 +40,23 @@ int round_down_to_parity(int bound, int stones) {
 // When to give up: the caller's flag, the deadline, or another thread having finished.
 class StopSignal {
  public:
-  explicit StopSignal(const SolveLimits& limits)
-      : external_(limits.stop),
-        deadline_(limits.time_ms > 0 ? Clock::now() + std::chrono::milliseconds(limits.time_ms)
-                                     : Clock::time_point::max()) {}
+  StopSignal(const std::atomic<bool>* external, Clock::time_point deadline)
+      : external_(external), deadline_(deadline) {}
   bool should_stop() {
     if (done_.load(std::memory_order_relaxed)) return true;
     if ((external_ != nullptr && external_->load(std::memory_order_relaxed)) ||
         Clock::now() >= deadline_) {
       done_.store(true, std::memory_order_relaxed);
-      timed_out_.store(true, std::memory_order_relaxed);
       return true;
     }
     return false;
   }
   void finish() { done_.store(true, std::memory_order_relaxed); }
-  bool timed_out() const { return timed_out_.load(std::memory_order_relaxed); }
 
  private:
   const std::atomic<bool>* external_;
   Clock::time_point deadline_;
   std::atomic<bool> done_{false};
-  std::atomic<bool> timed_out_{false};
 };
 
 // One legal move, what it leads to, and what is known of its value before searching it.
@@ -261,10 +256,16 @@ int Solver::Search::search(const KalahBoard& board, const PitsKey& key, int ston
 Solver::Solver(const endgame::EndgameDatabase* database, std::size_t table_megabytes, int threads)
     : database_(database), table_(table_megabytes), threads_(std::max(threads, 1)) {}
 
-bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result,
-                      const SolveLimits& limits, bool report) {
+Solver::Budget Solver::budget_of(const SolveLimits& limits) {
+  return Budget{limits.stop, limits.time_ms > 0
+                                 ? Clock::now() + std::chrono::milliseconds(limits.time_ms)
+                                 : Clock::time_point::max()};
+}
+
+bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result, const Budget& budget,
+                      bool report) {
   const auto start = Clock::now();
-  StopSignal stop(limits);
+  StopSignal stop(budget.stop, budget.deadline);
   const int stones = kalah_endgame_stones(&board);
   std::mutex mutex;
   bool solved = false;
@@ -307,7 +308,7 @@ bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result,
   return solved && lower == upper;
 }
 
-bool Solver::exact_value(const KalahBoard& board, int guess, const SolveLimits& limits,
+bool Solver::exact_value(const KalahBoard& board, int guess, const Budget& budget,
                          SolveResult* result, int* value, bool report) {
   if (kalah_is_over(&board)) {
     *value = finished_value(board);
@@ -325,7 +326,7 @@ bool Solver::exact_value(const KalahBoard& board, int guess, const SolveLimits& 
     return true;
   }
   SolveResult inner;
-  const bool solved = run_mtdf(board, guess, &inner, limits, report);
+  const bool solved = run_mtdf(board, guess, &inner, budget, report);
   result->nodes += inner.nodes;
   result->database_hits += inner.database_hits;
   if (solved) *value = inner.value;
@@ -333,7 +334,7 @@ bool Solver::exact_value(const KalahBoard& board, int guess, const SolveLimits& 
 }
 
 std::vector<int> Solver::principal_variation(const KalahBoard& root, int value,
-                                             const SolveLimits& limits, SolveResult* result) {
+                                             const Budget& budget, SolveResult* result) {
   std::vector<int> pv;
   KalahBoard board = root;
   while (!kalah_is_over(&board)) {
@@ -347,7 +348,7 @@ std::vector<int> Solver::principal_variation(const KalahBoard& root, int value,
       const bool again = (flags & KALAH_RESULT_GAME_OVER) == 0 && child.to_move == board.to_move;
       const int wanted = again ? value - gain : gain - value;  // the child's value it takes
       int child_value = 0;
-      if (!exact_value(child, wanted, limits, result, &child_value)) return pv;
+      if (!exact_value(child, wanted, budget, result, &child_value)) return pv;
       if (gain + (again ? child_value : -child_value) == value) {
         pv.push_back(pit);
         board = child;
@@ -368,11 +369,17 @@ SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
   const int stones = kalah_endgame_stones(&board);
   result.lower = -stones;
   result.upper = stones;
-  if (exact_value(board, 0, limits, &result, &value, true)) {
+  const Budget budget = budget_of(limits);
+  if (exact_value(board, 0, budget, &result, &value, true)) {
     result.solved = true;
     result.value = result.lower = result.upper = value;
-    result.pv = principal_variation(board, value, limits, &result);
-    if (!result.pv.empty()) result.move = result.pv.front();
+    result.pv = principal_variation(board, value, budget, &result);
+    Bounds known{};
+    if (!result.pv.empty()) {
+      result.move = result.pv.front();
+    } else if (table_.find(pits_key(board), &known) && known.lower == value && known.move >= 0) {
+      result.move = known.move;  // the move that proved the value (the line ran out of time)
+    }
   } else {
     Bounds known{};
     if (table_.find(pits_key(board), &known)) {
@@ -392,11 +399,12 @@ std::vector<std::pair<int, int>> Solver::move_values(const KalahBoard& board,
                                                      const SolveLimits& limits) {
   std::vector<std::pair<int, int>> values;
   SolveResult unused;
+  const Budget budget = budget_of(limits);
   for (const int pit : legal_moves(board)) {
     KalahBoard child = board;
     const int flags = kalah_sow(&child, pit);
     int child_value = 0;
-    if (!exact_value(child, 0, limits, &unused, &child_value)) return {};
+    if (!exact_value(child, 0, budget, &unused, &child_value)) return {};
     const bool again = (flags & KALAH_RESULT_GAME_OVER) == 0 && child.to_move == board.to_move;
     const int margin =
         store_difference(child, board.to_move) + (again ? child_value : -child_value);

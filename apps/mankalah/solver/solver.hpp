@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -80,14 +81,21 @@ class Solver {
 
  private:
   class Search;
+  // The caller's limits as a flag and one deadline for everything a call does (the principal
+  // variation and the moves' values are several solves).
+  struct Budget {
+    const std::atomic<bool>* stop;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  static Budget budget_of(const SolveLimits& limits);
   // MTD(f) from `guess` on all threads; `report` sends its progress to the callback.
-  bool run_mtdf(const KalahBoard& board, int guess, SolveResult* result, const SolveLimits& limits,
+  bool run_mtdf(const KalahBoard& board, int guess, SolveResult* result, const Budget& budget,
                 bool report = false);
-  std::vector<int> principal_variation(const KalahBoard& board, int value,
-                                       const SolveLimits& limits, SolveResult* result);
+  std::vector<int> principal_variation(const KalahBoard& board, int value, const Budget& budget,
+                                       SolveResult* result);
   // The value of `board` from the game's end, the databases, the table or a solve.
-  bool exact_value(const KalahBoard& board, int guess, const SolveLimits& limits,
-                   SolveResult* result, int* value, bool report = false);
+  bool exact_value(const KalahBoard& board, int guess, const Budget& budget, SolveResult* result,
+                   int* value, bool report = false);
 
   const endgame::EndgameDatabase* database_;
   SolvedTable table_;
