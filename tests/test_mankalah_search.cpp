@@ -1,6 +1,6 @@
 // Every engine against the sequential minimax reference: perft on the device, the fuzz test of
-// the layered GPU search (as in Kloosterman's senior project), the mirror symmetry, alpha-beta and
-// hybrid values, time limits.
+// the layered GPU search (as in Kloosterman's senior project), the mirror symmetry, alpha-beta's
+// values, time limits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 
 #include "apps/mankalah/cpu_search.hpp"
 #include "apps/mankalah/gpu_search.hpp"
-#include "apps/mankalah/position_table.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -122,33 +121,6 @@ TEST(MankalahSearch, OrderedPitsAreEveryMoveOnceGoAgainFirst) {
   }
 }
 
-TEST(MankalahSearch, PositionTableFindsWhatItStoredUntilCleared) {
-  std::mt19937 rng(13);
-  PositionTable table(20000);  // grows from its first 4096 slots on the way
-  std::vector<KalahBoard> stored;
-  while (!table.full()) {
-    KalahBoard board = random_position(rng);
-    board.mark = static_cast<cl_uchar>(rng() % 3);  // the mark is part of the key
-    if (table.insert(board, static_cast<int>(stored.size()))) stored.push_back(board);
-  }
-  EXPECT_GE(stored.size(), 20000u);
-  EXPECT_EQ(table.size(), stored.size());
-  for (std::size_t i = 0; i < stored.size(); ++i) {
-    const int* value = table.find(stored[i]);
-    ASSERT_NE(value, nullptr) << "entry " << i;
-    EXPECT_EQ(*value, static_cast<int>(i));
-    EXPECT_FALSE(table.insert(stored[i], -1));  // a position is stored once
-  }
-  KalahBoard other_mark = stored[0];
-  other_mark.mark = static_cast<cl_uchar>(other_mark.mark + 3);
-  EXPECT_EQ(table.find(other_mark), nullptr);
-  table.clear();
-  EXPECT_EQ(table.size(), 0u);
-  EXPECT_EQ(table.find(stored[0]), nullptr);
-  EXPECT_TRUE(table.insert(stored[0], 7));
-  EXPECT_EQ(*table.find(stored[0]), 7);
-}
-
 TEST(MankalahSearch, AlphaBetaEqualsMinimaxAtFixedDepth) {
   std::mt19937 rng(5);
   AlphaBeta alphabeta(4);
@@ -168,65 +140,11 @@ TEST(MankalahSearch, AlphaBetaEqualsMinimaxAtFixedDepth) {
   EXPECT_LT(alphabeta_nodes * 2, minimax_nodes);  // it prunes
 }
 
-TEST(MankalahSearch, SubtreeAlphaBetaKernelEqualsMinimax) {
-  std::mt19937 rng(3);
-  SubtreeSearch subtree(clf_test::runtime());
-  for (int plies = 0; plies <= 7; ++plies) {
-    std::vector<KalahBoard> boards;
-    for (int i = 0; i < 40; ++i) boards.push_back(random_position(rng));
-    boards.push_back(kalah_start(KALAH_TOP));
-    std::vector<int> values;
-    std::uint64_t nodes = 0;
-    ASSERT_TRUE(subtree.evaluate(boards, plies, &values, &nodes, nullptr));
-    for (std::size_t i = 0; i < boards.size(); ++i) {
-      ASSERT_EQ(values[i], minimax(boards[i], plies).value)
-          << "position " << i << " plies " << plies;
-    }
-    EXPECT_GE(nodes, boards.size());
-  }
-}
-
-TEST(MankalahSearch, SubtreeSearchSplitOnTheHostEqualsMinimax) {
-  std::mt19937 rng(4);
-  std::vector<KalahBoard> boards;
-  for (int i = 0; i < 60; ++i) boards.push_back(random_position(rng));
-  for (int split = 1; split <= 2; ++split) {
-    SubtreeSearch subtree(clf_test::runtime(), split);
-    for (int plies = 1; plies <= 5; ++plies) {
-      std::vector<int> values;
-      std::uint64_t nodes = 0;
-      ASSERT_TRUE(subtree.evaluate(boards, plies, &values, &nodes, nullptr));
-      for (std::size_t i = 0; i < boards.size(); ++i) {
-        ASSERT_EQ(values[i], minimax(boards[i], plies).value)
-            << "position " << i << " plies " << plies << " split " << split;
-      }
-    }
-  }
-}
-
-TEST(MankalahSearch, HybridEqualsMinimaxAtFixedDepth) {
-  for (int split = 0; split <= 1; ++split) {
-    std::mt19937 rng(9);
-    HybridEngine hybrid(clf_test::runtime(), 4, 3, split);
-    for (int i = 0; i < 60; ++i) {
-      const KalahBoard board = random_position(rng);
-      const int depth = 2 + i % 6;
-      const MinimaxOutcome want = minimax(board, depth);
-      // Iterative deepening's order, so the table, the known values and the prefetched horizon
-      // of the shallower depth are all in play.
-      ASSERT_FALSE(hybrid.search_depth(board, depth - 1, nullptr).aborted);
-      const MinimaxOutcome got = hybrid.search_depth(board, depth, nullptr);
-      ASSERT_FALSE(got.aborted);
-      ASSERT_EQ(got.value, want.value) << "position " << i << " depth " << depth;
-    }
-  }
-}
-
 TEST(MankalahSearch, EnginesKeepToTheirTimeBudget) {
   const KalahBoard start = kalah_start(KALAH_BOTTOM);
   EngineOptions options;
   options.runtime = []() -> clf::Runtime& { return clf_test::runtime(); };
-  for (const char* name : {"minimax", "alphabeta", "gpu-layered", "hybrid"}) {
+  for (const char* name : {"minimax", "alphabeta", "gpu-layered"}) {
     std::unique_ptr<Engine> engine = make_engine(name, options);
     SearchLimits warm;
     warm.depth = 4;

@@ -1,14 +1,13 @@
 // cl-mankalah bench: full-width minimax from the start position, sequential against the
 // layered search on a CPU and a GPU OpenCL device (the table of Kloosterman's senior project,
-// docs/mankalah.md), the depth every engine reaches in a time budget, the pre/seq division of a
-// depth, and the mean depth alphabeta and hybrid reach over a suite of positions.
+// docs/mankalah.md), the depth every engine reaches in a time budget, and the pre/seq division of
+// a depth.
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
-#include "apps/mankalah/command_support.hpp"
 #include "apps/mankalah/commands.hpp"
 #include "apps/mankalah/cpu_search.hpp"
 #include "apps/mankalah/gpu_search.hpp"
@@ -17,16 +16,12 @@ namespace mankalah {
 
 namespace {
 
-// An engine for the depth tables, with the bench's hybrid settings, that has searched `board`
-// 3 plies deep: kernel builds are not part of any budget.
+// An engine for the reach table that has searched `board` 3 plies deep: kernel builds are not
+// part of any budget.
 std::unique_ptr<Engine> warmed_up_engine(const std::string& name, const BenchOptions& options,
                                          const KalahBoard& board) {
   EngineOptions engine_options;
   engine_options.runtime = options.runtime;
-  if (name == "hybrid") {
-    engine_options.hybrid_device_plies = options.hybrid_device_plies;
-    engine_options.hybrid_split_plies = options.hybrid_split_plies;
-  }
   std::unique_ptr<Engine> engine = make_engine(name, engine_options);
   SearchLimits warm;
   warm.depth = 3;
@@ -147,35 +142,6 @@ void print_split_table(const BenchOptions& options, LayeredSearch& layered, std:
   }
 }
 
-// A fixed suite of positions (random openings of 4-12 plies, seed 2013): the mean depth
-// alphabeta and hybrid reach in the budget.
-void print_suite_table(const BenchOptions& options, std::ostream& out) {
-  std::mt19937 rng(2013);
-  std::vector<KalahBoard> suite;
-  while (static_cast<int>(suite.size()) < options.suite) {
-    const int plies = 4 + static_cast<int>(rng() % 9);
-    const KalahBoard board = play_random_plies(kalah_start(KALAH_BOTTOM), plies, rng);
-    if (!kalah_is_over(&board)) suite.push_back(board);
-  }
-  out << "\nSuite of " << suite.size() << " positions, " << options.reach_ms
-      << " ms each:\n\n| engine | mean depth | depths |\n|---|---|---|\n";
-  for (const std::string name : {"alphabeta", "hybrid"}) {
-    std::unique_ptr<Engine> engine = warmed_up_engine(name, options, suite.front());
-    double total = 0;
-    std::string depths;
-    for (const KalahBoard& board : suite) {
-      SearchLimits limits;
-      limits.time_ms = options.reach_ms;
-      const SearchResult result = engine->search(board, limits);
-      total += result.depth;
-      depths += (depths.empty() ? "" : " ") + std::to_string(result.depth);
-    }
-    out << "| " << name << " | " << std::fixed << std::setprecision(2) << total / suite.size()
-        << " | " << depths << " |\n"
-        << std::flush;
-  }
-}
-
 }  // namespace
 
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
@@ -196,7 +162,6 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
   print_reach_table(options, out);
   LayeredSearch* layered = on_gpu ? on_gpu.get() : on_cpu.get();
   if (options.split_depth > 0 && layered != nullptr) print_split_table(options, *layered, out);
-  if (options.suite > 0) print_suite_table(options, out);
   return 0;
 }
 

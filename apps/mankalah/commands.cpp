@@ -13,8 +13,6 @@ EngineOptions EngineChoice::options() const {
   engine_options.layered_pre = pre;
   engine_options.layered_seq = seq;
   engine_options.layered_par = par;
-  engine_options.hybrid_device_plies = par;
-  engine_options.hybrid_split_plies = split;
   engine_options.database_dir = db_dir;
   engine_options.solver_megabytes = solver_megabytes;
   return engine_options;

@@ -19,10 +19,10 @@ struct EngineChoice {
   std::string engine = "alphabeta";
   int time_ms = 0;
   int depth = 0;
-  int pre = -1, seq = -1, par = -1, split = -1;  // the flags; EngineOptions says what they mean
-  std::string db_dir;                            // perfect: "" is the default folder
-  std::size_t solver_megabytes = 512;            // perfect: the solver's table
-  std::function<clf::Runtime&()> runtime;        // created on first use
+  int pre = -1, seq = -1, par = -1;        // gpu-layered's split (EngineOptions)
+  std::string db_dir;                      // perfect: "" is the default folder
+  std::size_t solver_megabytes = 512;      // perfect: the solver's table
+  std::function<clf::Runtime&()> runtime;  // created on first use
   EngineOptions options() const;
   SearchLimits limits() const;  // neither given: 1000 ms
 };
@@ -66,12 +66,9 @@ int run_match(const MatchOptions& options, std::ostream& out, std::ostream& err)
 
 struct BenchOptions {
   int min_depth = 4, max_depth = 13;
-  double cell_limit_s = 10.0;    // a column stops once its next depth is predicted to take longer
-  int split_depth = 0;           // > 0: also time every pre/seq division of this depth
-  int suite = 0;                 // > 0: mean depth of alphabeta and hybrid over this many positions
-  int reach_ms = 1000;           // the "depth in 1 s" budget
-  int hybrid_device_plies = -1;  // hybrid's EngineOptions (-1: the defaults)
-  int hybrid_split_plies = -1;
+  double cell_limit_s = 10.0;  // a column stops once its next depth is predicted to take longer
+  int split_depth = 0;         // > 0: also time every pre/seq division of this depth
+  int reach_ms = 1000;         // the "depth in 1 s" budget
   std::function<clf::Runtime&()> runtime;      // the chosen device
   std::function<clf::Runtime*()> cpu_runtime;  // a CPU OpenCL device, or null
   std::function<clf::Runtime*()> gpu_runtime;  // a GPU OpenCL device, or null

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "apps/mankalah/minimax_core.hpp"
-#include "apps/mankalah/position_table.hpp"
 
 namespace mankalah {
 
@@ -181,6 +181,31 @@ SearchResult BonzoEngine::search(const KalahBoard& board, const SearchLimits&) {
 
 // ---- alpha-beta ----
 
+namespace {
+
+// A position's 16 bytes as two words (the transposition table's key), and their hash.
+struct PositionKey {
+  std::uint64_t key0, key1;
+};
+
+PositionKey position_key(const KalahBoard& board) {
+  static_assert(sizeof(KalahBoard) == 16, "a position key is the board's 16 bytes");
+  PositionKey key;
+  std::memcpy(&key.key0, &board, 8);
+  std::memcpy(&key.key1, reinterpret_cast<const char*>(&board) + 8, 8);
+  return key;
+}
+
+std::uint64_t position_hash(const PositionKey& key) {
+  std::uint64_t h = key.key0 * 0x9E3779B97F4A7C15ull ^ (key.key1 + 0x632BE59BD9B4E019ull);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 32;
+  return h;
+}
+
+}  // namespace
+
 AlphaBeta::AlphaBeta(std::size_t tt_megabytes) {
   std::size_t entries = 1;
   while (entries * 2 * sizeof(Entry) <= std::max<std::size_t>(tt_megabytes, 1) << 20) {
@@ -208,7 +233,7 @@ int AlphaBeta::order_moves(const KalahBoard& board, int tt_move, int* moves) con
     moves[n++] = tt_move;
   }
   // Then go-again moves (nearest the store first: playing them keeps the others' counts), then
-  // the rest by index: the order the device's subtree search uses too.
+  // the rest by index.
   for (int slot = 0; slot < KALAH_ORDER_SLOTS; ++slot) {
     const int pit = kalah_ordered_pit(&board, slot);
     if (pit >= 0 && pit != tt_move) moves[n++] = pit;
@@ -225,20 +250,14 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   }
   if (kalah_is_over(&board)) return kalah_final_value(&board);
   if (int exact = 0; ply > 0 && exact_ && exact_(board, &exact)) return exact;
-  if (depth == 0) {
-    if (!leaf_) return kalah_heuristic(&board);
-    bool provisional = false;
-    const int value = leaf_(board, &provisional);
-    if (provisional) ++provisional_leaves_;
-    return value;
-  }
+  if (depth == 0) return kalah_heuristic(&board);
   std::uint64_t key0 = 0, key1 = 0;
   Entry* entry = probe(board, &key0, &key1);
   int tt_move = -1;
   if (entry->key0 == key0 && entry->key1 == key1) {
     tt_move = entry->move;
     // Only values of the same remaining depth: deeper ones would differ from fixed-depth minimax.
-    if (ply > 0 && entry->generation == generation_ && entry->depth == depth) {
+    if (ply > 0 && entry->depth == depth) {
       if (entry->bound == Bound::exact) return entry->value;
       if (entry->bound == Bound::lower && entry->value >= beta) return entry->value;
       if (entry->bound == Bound::upper && entry->value <= alpha) return entry->value;
@@ -249,7 +268,6 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   BestValue best(board.to_move);
   const bool maximizing = best.maximizing();
   const int alpha_in = alpha, beta_in = beta;
-  const std::uint64_t provisional_before = provisional_leaves_;
   int best_move = -1;
   for (int i = 0; i < count; ++i) {
     const int pit = moves[i];
@@ -287,13 +305,10 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
   entry->key0 = key0;
   entry->key1 = key1;
   entry->value = best.value();
-  entry->generation = generation_;
   entry->depth = static_cast<std::int8_t>(depth);
-  // A provisional leaf below makes the value a guess: only the move is kept.
-  entry->bound = provisional_leaves_ != provisional_before ? Bound::move_only
-                 : best.value() <= alpha_in                ? Bound::upper
-                 : best.value() >= beta_in                 ? Bound::lower
-                                                           : Bound::exact;
+  entry->bound = best.value() <= alpha_in  ? Bound::upper
+                 : best.value() >= beta_in ? Bound::lower
+                                           : Bound::exact;
   entry->move = static_cast<std::int8_t>(best_move);
   return best.value();
 }
@@ -301,7 +316,6 @@ int AlphaBeta::search(const KalahBoard& board, int depth, int alpha, int beta, i
 MinimaxOutcome AlphaBeta::search_depth(const KalahBoard& board, int depth, StopClock* clock) {
   clock_ = clock;
   nodes_ = 0;
-  provisional_leaves_ = 0;
   aborted_ = false;
   MinimaxOutcome outcome;
   depth = std::min(depth, kMaxPly - 2);

@@ -36,32 +36,18 @@ class BonzoEngine : public Engine {
   SearchResult search(const KalahBoard& board, const SearchLimits& limits) override;
 };
 
-// Alpha-beta over TOP-is-MAX values. Its horizon value comes from a LeafEvaluator, so the
-// hybrid engine can put exact GPU subtree values there; the default is kalah_leaf_value.
-// With a fixed depth the root value equals minimax's, and so does the move: lower-index moves
-// are re-searched with a window that admits ties, and the table only answers for the same
-// remaining depth.
+// Alpha-beta over TOP-is-MAX values, the heuristic at the horizon. With a fixed depth the root
+// value equals minimax's, and so does the move: lower-index moves are re-searched with a window
+// that admits ties, and the table only answers for the same remaining depth.
 class AlphaBeta {
  public:
-  // Returns the value of a non-terminal horizon position; sets `*provisional` when that value
-  // is a stand-in (the hybrid engine's not-yet-evaluated positions). A value computed from a
-  // provisional leaf is never stored in the table (its move is, for ordering), so every stored
-  // value stays exact and the table can be kept from one pass, depth and move to the next.
-  using LeafEvaluator = std::function<int(const KalahBoard&, bool* provisional)>;
-
   // Returns true and sets `*value` (TOP's view, x 1000 like a finished game) when a position's
   // exact value is known without searching it: the perfect engine's endgame databases.
   using ExactEvaluator = std::function<bool(const KalahBoard&, int* value)>;
 
   explicit AlphaBeta(std::size_t tt_megabytes);
-  void set_leaf_evaluator(LeafEvaluator leaf) { leaf_ = std::move(leaf); }
   void set_exact_evaluator(ExactEvaluator exact) { exact_ = std::move(exact); }
-  // Forgets stored values (keeps stored moves for ordering): needed when the meaning of the
-  // horizon value changes (another leaf evaluator).
-  void new_generation() { ++generation_; }
   void clear();
-  // Horizon positions given a provisional value since the last search_depth began.
-  std::uint64_t provisional_leaves() const { return provisional_leaves_; }
 
   // One fixed-depth search; `aborted` when the clock ran out (the result is then unusable).
   MinimaxOutcome search_depth(const KalahBoard& board, int depth, StopClock* clock);
@@ -69,17 +55,17 @@ class AlphaBeta {
  private:
   // What a stored value says about the position's true value at the stored depth.
   enum class Bound : std::uint8_t {
-    move_only,  // nothing: the value came from provisional leaves; the move still orders
-    exact,      // it is the value
-    lower,      // the value is at least this (the search failed high)
-    upper,      // the value is at most this (the search failed low)
+    none,   // nothing stored yet
+    exact,  // it is the value
+    lower,  // the value is at least this (the search failed high)
+    upper,  // the value is at most this (the search failed low)
   };
-  struct Entry {
+  // 32 bytes, so that no entry straddles two cache lines.
+  struct alignas(32) Entry {
     std::uint64_t key0 = 0, key1 = 0;
     std::int32_t value = 0;
-    std::uint16_t generation = 0;
     std::int8_t depth = -1;
-    Bound bound = Bound::move_only;
+    Bound bound = Bound::none;
     std::int8_t move = -1;
   };
   int search(const KalahBoard& board, int depth, int alpha, int beta, int ply);
@@ -87,12 +73,9 @@ class AlphaBeta {
   int order_moves(const KalahBoard& board, int tt_move, int* moves) const;
 
   std::vector<Entry> table_;
-  std::uint16_t generation_ = 1;
-  LeafEvaluator leaf_;
   ExactEvaluator exact_;
   StopClock* clock_ = nullptr;
   std::uint64_t nodes_ = 0;
-  std::uint64_t provisional_leaves_ = 0;
   bool aborted_ = false;
   static constexpr int kMaxPly = 128;
   int pv_[kMaxPly][kMaxPly] = {};

@@ -10,8 +10,8 @@
 namespace mankalah {
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names = {"bonzo",     "minimax", "gpu-layered",
-                                                 "alphabeta", "hybrid",  "perfect"};
+  static const std::vector<std::string> names = {"bonzo", "minimax", "gpu-layered", "alphabeta",
+                                                 "perfect"};
   return names;
 }
 
@@ -29,14 +29,9 @@ std::unique_ptr<Engine> make_engine(const std::string& name, const EngineOptions
   if (name == "minimax") return std::make_unique<MinimaxEngine>();
   if (name == "alphabeta") return std::make_unique<AlphaBetaEngine>(options.tt_megabytes);
   if (name == "perfect") return std::make_unique<PerfectEngine>(options);
-  if (name == "gpu-layered" || name == "hybrid") {
+  if (name == "gpu-layered") {
     if (!options.runtime)
       throw std::invalid_argument("engine '" + name + "' needs an OpenCL device");
-    if (name == "hybrid") {
-      return std::make_unique<HybridEngine>(options.runtime(), options.tt_megabytes,
-                                            options.hybrid_device_plies,
-                                            options.hybrid_split_plies);
-    }
     return std::make_unique<GpuLayeredEngine>(
         options.runtime(),
         LayerSplit{options.layered_pre, options.layered_seq, options.layered_par});

@@ -82,11 +82,7 @@ struct EngineOptions {
   int layered_pre = -1;
   int layered_seq = -1;
   int layered_par = -1;
-  // hybrid: the plies each horizon position is searched on the device (--par), and the top
-  // plies of those searches played out on the host (--split); -1: chosen from the device.
-  int hybrid_device_plies = -1;
-  int hybrid_split_plies = -1;
-  std::size_t tt_megabytes = 64;  // alphabeta/hybrid transposition table
+  std::size_t tt_megabytes = 64;  // alphabeta's transposition table
   // perfect: the endgame database folder ("": the default), the solver's threads (0: one per
   // core) and table.
   std::string database_dir;

@@ -14,7 +14,7 @@ struct GuiOptions {
   std::string side = "bottom";  // the human's side
   std::string first = "human";  // human|ai
   bool match = false;           // start in Calvin's two-game match
-  clf::DeviceRequest request;   // for gpu-layered and hybrid
+  clf::DeviceRequest request;   // for gpu-layered
   // Smoke test: the human plays smoke_moves moves (bonzo's choice), every second AI search is
   // ended with "move now" after 300 ms, the others run their time; then the window is saved
   // here, checked not to be blank, every answer to have come in time and the UI never to have

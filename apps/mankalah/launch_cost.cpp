@@ -49,7 +49,7 @@ void LaunchCost::record(std::size_t items, double seconds) {
   if (fixed_s <= 0 || seconds < fixed_s) fixed_s = seconds;
   if (items >= kShowsPerItemCost) {
     per_item_s = std::max(seconds - fixed_s, 0.0) / static_cast<double>(items);
-  } else if (guess_from_small && per_item_s <= 0) {
+  } else if (per_item_s <= 0) {
     per_item_s = seconds / static_cast<double>(items);
   }
 }

@@ -1,5 +1,5 @@
 // What a device launch costs, measured as launches run, and launching a batch in chunks that a
-// timed search can stop between: shared by the layered and the subtree searches.
+// timed search can stop between: the layered search's.
 #pragma once
 
 #include <chrono>
@@ -16,12 +16,11 @@ namespace mankalah {
 // What a launch of n positions costs: a fixed part (launch, transfers and, on a GPU, the
 // longest single search of the batch) and a part per position, both measured.
 struct LaunchCost {
-  double fixed_s = 0;     // the quickest launch seen
-  double per_item_s = 0;  // from launches large enough to show it
-  // Whether a small launch may give a first guess of per_item_s (its whole time divided among
-  // its positions): right where every position is thousands of leaves (the layered search),
-  // wrong where a small batch is nearly all fixed cost (the subtree search on a GPU).
-  bool guess_from_small = false;
+  double fixed_s = 0;  // the quickest launch seen
+  // From launches large enough to show it; until one has run, a first guess from a small launch
+  // (its whole time divided among its positions: right where every position is thousands of
+  // leaves, as in the layered search).
+  double per_item_s = 0;
   bool measured() const { return fixed_s > 0; }
   double predict(std::size_t items) const { return fixed_s + per_item_s * items; }
   std::size_t items_within(double seconds) const;

@@ -35,7 +35,6 @@ LayeredSearch::LayeredSearch(clf::Runtime& runtime)
   // Six plies would need 186 KB per group: no GPU has that, and on CPU devices the extra ply
   // only moves work from the host frontier to one slow group.
   while (max_par_ < 5 && local_bytes(max_par_ + 1) + 1024 <= local) ++max_par_;
-  for (LaunchCost& cost : cost_) cost.guess_from_small = true;
 }
 
 std::size_t LayeredSearch::group_size(int /*par*/) const {

@@ -42,10 +42,7 @@ void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
   command.add_option("--depth", choice.depth, "fixed search depth in plies");
   command.add_option("--pre", choice.pre, "gpu-layered: plain CPU plies on top");
   command.add_option("--seq", choice.seq, "gpu-layered: CPU plies that build one frontier batch");
-  command.add_option("--par", choice.par,
-                     "gpu-layered/hybrid: plies per frontier position on the device");
-  command.add_option("--split", choice.split,
-                     "hybrid: top plies of each device subtree played out on the host");
+  command.add_option("--par", choice.par, "gpu-layered: plies per frontier position on the device");
   command.add_option("--db-dir", choice.db_dir,
                      "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   command.add_option("--solver-mb", choice.solver_megabytes, "perfect: the solver's table")
@@ -127,16 +124,10 @@ CLI::App* add_bench_command(CLI::App& app, mankalah::BenchOptions& bench) {
       ->add_option("--cell-limit-s", bench.cell_limit_s,
                    "skip a column's next depth once predicted to take longer")
       ->capture_default_str();
-  bench_command->add_option("--reach-ms", bench.reach_ms, "time budget of the depth tables")
+  bench_command->add_option("--reach-ms", bench.reach_ms, "time budget of the depth-reached table")
       ->capture_default_str();
   bench_command->add_option("--split-depth", bench.split_depth,
                             "also time every pre/seq division of this depth");
-  bench_command->add_option("--par", bench.hybrid_device_plies,
-                            "hybrid: device plies (default: auto)");
-  bench_command->add_option("--split", bench.hybrid_split_plies,
-                            "hybrid: host-split plies (default: auto)");
-  bench_command->add_option("--suite", bench.suite,
-                            "also the mean depth of alphabeta and hybrid over N positions");
   return bench_command;
 }
 

@@ -1,8 +1,7 @@
 // The minimax step every engine shares: the best value over a position's children for the side
 // to move (TOP maximises), the first of equal values kept, so ties go to the lowest cell index.
-// The CPU reference, the layered search's host stages, the subtree search's host split, the
-// hybrid engine's stand-in values and alpha-beta all choose through BestValue, so they agree on
-// value and move by construction.
+// The CPU reference, the layered search's host stages and alpha-beta all choose through
+// BestValue, so they agree on value and move by construction.
 #pragma once
 
 #include "apps/mankalah/engine.hpp"
@@ -30,10 +29,7 @@ class BestValue {
   int value_;
 };
 
-// The defaults of best_over_children: no move wanted, never stopped.
-struct NoBestMove {
-  void operator()(const Child&) const {}
-};
+// The default of best_over_children: never stopped.
 struct NeverStopped {
   bool operator()() const { return false; }
 };
@@ -42,8 +38,8 @@ struct NeverStopped {
 // board)`, and returns the best of their values. `on_better(child)` is called for each child
 // that becomes the best (the last call names the chosen move); once `stopped()` is true after a
 // child, the loop ends and returns 0 (an aborted search's value is never used).
-template <typename ChildValue, typename OnBetter = NoBestMove, typename Stopped = NeverStopped>
-int best_over_children(const KalahBoard& board, ChildValue&& child_value, OnBetter&& on_better = {},
+template <typename ChildValue, typename OnBetter, typename Stopped = NeverStopped>
+int best_over_children(const KalahBoard& board, ChildValue&& child_value, OnBetter&& on_better,
                        Stopped&& stopped = {}) {
   BestValue best(board.to_move);
   for (const Child& child : children_of(board)) {

@@ -153,9 +153,9 @@ CLF_FUNCTION cl_int kalah_leaf_value(const KalahBoard* board) {
   return kalah_is_over(board) ? kalah_final_value(board) : kalah_heuristic(board);
 }
 
-// Move ordering for the searches that prune, as slots so a kernel can walk it without an array:
-// slots 0-5 are the go-again pits (their last stone lands in the store) from the store end,
-// slots 6-11 the other non-empty pits by index. Returns the slot's pit, or -1 when it has none.
+// Alpha-beta's move ordering, as slots that device code could walk without an array: slots 0-5
+// are the go-again pits (their last stone lands in the store) from the store end, slots 6-11 the
+// other non-empty pits by index. Returns the slot's pit, or -1 when it has none.
 #define KALAH_ORDER_SLOTS 12
 CLF_FUNCTION cl_int kalah_ordered_pit(const KalahBoard* board, cl_int slot) {
   const cl_int first = kalah_first_pit(board->to_move);

@@ -88,7 +88,7 @@ def select(w, dropdown, index):
 
 def main():
     program, engines = sys.argv[1], sys.argv[2:] or ["alphabeta", "minimax", "bonzo",
-                                                     "gpu-layered", "hybrid", "perfect"]
+                                                     "gpu-layered", "perfect"]
     databases = tempfile.TemporaryDirectory(prefix="mankalah_window_db_")
     w = WindowTest([program, "gui", "--time-ms", str(TIME_MS), "--db-dir", databases.name],
                    "Mankalah")
