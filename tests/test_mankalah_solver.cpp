@@ -196,7 +196,8 @@ TEST_F(MankalahSolver, PerfectEngineKeepsWhatItProved) {
   options.solver_threads = 2;
   options.solver_megabytes = 16;
   options.tt_megabytes = 4;
-  mankalah::PerfectEngine perfect(options);
+  auto engine = std::make_unique<mankalah::PerfectEngine>(options);
+  mankalah::PerfectEngine& perfect = *engine;
   EXPECT_EQ(perfect.database_stones(), kDatabaseLevels);
   std::vector<std::unique_ptr<mankalah::Engine>> opponents;
   opponents.push_back(mankalah::make_engine("bonzo", options));
@@ -230,7 +231,8 @@ TEST_F(MankalahSolver, PerfectEngineKeepsWhatItProved) {
     ASSERT_TRUE(proved.has_value());
     EXPECT_GE(margin, *proved) << "game " << game << " against " << opponent.name();
   }
-  // What it proved is on disk for the next engine.
+  // What it proved is on disk for the next engine once this one is gone.
+  engine.reset();
   EXPECT_GT(sv::SolvedPositions::load(sv::SolvedPositions::path_in(dir_->path())).size(), 0u);
 }
 

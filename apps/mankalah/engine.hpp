@@ -87,7 +87,7 @@ struct EngineOptions {
   // core) and table.
   std::string database_dir;
   int solver_threads = 0;
-  std::size_t solver_megabytes = 512;
+  std::size_t solver_megabytes = 256;
 };
 
 // The databases the perfect engine needs before the game's default engine becomes it: levels

@@ -1,6 +1,7 @@
 #include "apps/mankalah/perfect_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <thread>
 
@@ -20,6 +21,15 @@ int solver_threads_of(const EngineOptions& options) {
   return options.solver_threads > 0
              ? options.solver_threads
              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// A file that cannot be written is reported, not fatal: the positions are proved again.
+void save_quietly(solver::SolvedPositions& positions, const std::filesystem::path& path) {
+  try {
+    positions.save(path);
+  } catch (const endgame::DatabaseError& error) {
+    std::cerr << "cl-mankalah: " << error.what() << "\n";
+  }
 }
 
 int stores_difference(const KalahBoard& board) {
@@ -82,11 +92,20 @@ void PerfectEngine::remember_line(const KalahBoard& root, int value, const std::
     board = after;
   }
   if (!solved_.changed()) return;
-  try {
-    solved_.save(solved_path_);
-  } catch (const endgame::DatabaseError& error) {
-    std::cerr << "cl-mankalah: " << error.what() << "\n";
+  // One write at a time, on another thread; a line proved meanwhile goes with the next one.
+  if (saving_.valid() && saving_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    return;
   }
+  if (saving_.valid()) saving_.get();
+  saving_ = std::async(std::launch::async, [snapshot = solved_, path = solved_path_]() mutable {
+    save_quietly(snapshot, path);
+  });
+  solved_.mark_saved();
+}
+
+PerfectEngine::~PerfectEngine() {
+  if (saving_.valid()) saving_.get();
+  if (solved_.changed()) save_quietly(solved_, solved_path_);
 }
 
 SearchResult PerfectEngine::search(const KalahBoard& board, const SearchLimits& limits) {

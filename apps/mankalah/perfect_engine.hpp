@@ -10,6 +10,7 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <memory>
 
 #include "apps/mankalah/cpu_search.hpp"
@@ -23,6 +24,7 @@ namespace mankalah {
 class PerfectEngine : public Engine {
  public:
   explicit PerfectEngine(const EngineOptions& options);
+  ~PerfectEngine() override;  // writes what it proved that is not on disk yet
   std::string name() const override { return "perfect"; }
   SearchResult search(const KalahBoard& board, const SearchLimits& limits) override;
 
@@ -42,6 +44,8 @@ class PerfectEngine : public Engine {
   AlphaBeta fallback_;
   std::filesystem::path solved_path_;
   solver::SolvedPositions solved_;
+  // The last write of the solved positions, off the search's clock (it flushes to disk).
+  std::future<void> saving_;
 };
 
 }  // namespace mankalah

@@ -42,6 +42,8 @@ class SolvedPositions {
   std::size_t size() const { return positions_.size(); }
   const std::map<Key, SolvedPosition>& positions() const { return positions_; }
   bool changed() const { return changed_; }
+  // What is here now is being written (by a copy, on another thread).
+  void mark_saved() { changed_ = false; }
 
  private:
   std::map<Key, SolvedPosition> positions_;
