@@ -133,7 +133,9 @@ SearchResult PerfectEngine::search(const KalahBoard& board, const SearchLimits& 
   const solver::SolveResult solved = solver_.solve(board, solve_limits);
   if (solved.solved && solved.move >= 0) {
     remember_line(board, solved.value, solved.pv);
-    SearchResult result = exact_result(board, solved.value, solved.pv);
+    // The line may have run out of time after its proof; the proved move is still known.
+    SearchResult result = exact_result(
+        board, solved.value, solved.pv.empty() ? std::vector<int>{solved.move} : solved.pv);
     result.nodes = solved.nodes;
     result.ms = elapsed_ms();
     return result;
