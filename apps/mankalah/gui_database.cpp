@@ -63,7 +63,7 @@ void Gui::update_database_section() {
   const int stones = levels_found(this);
   std::ostringstream text;
   if (database_building) {
-    text << "Building the endgame databases; the AI plays alphabeta meanwhile.";
+    text << "Building the endgame databases; the game goes on meanwhile.";
   } else if (stones >= kPerfectDatabaseStones) {
     text << "Endgame databases: every position with up to " << stones
          << " stones in play. The perfect engine proves its moves.";
