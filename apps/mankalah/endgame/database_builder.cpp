@@ -19,19 +19,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Opens level `level` of `dir` if its file is there; a damaged file is reported on `err` and
-// treated as missing.
-std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, std::ostream& err) {
-  const std::filesystem::path path = level_path(dir, level);
-  if (!std::filesystem::exists(path)) return std::nullopt;
-  try {
-    return LevelFile::open(path, level);
-  } catch (const DatabaseError& error) {
-    err << "cl-mankalah: " << error.what() << "\n";
-    return std::nullopt;
-  }
-}
-
 }  // namespace
 
 double seconds_left(const LevelDone& done) {
@@ -62,7 +49,7 @@ bool build_database(const DatabaseBuild& build,
     if (build.stop != nullptr && build.stop->load()) return false;
     const std::uint64_t count = kalah_endgame_level_size(n);
     left -= count;
-    if (std::optional<LevelFile> kept = try_open(build.dir, n, err)) {
+    if (std::optional<LevelFile> kept = open_valid_level(build.dir, n, err)) {
       if (gpu) gpu->add_next(kept->values());
       files.push_back(std::move(*kept));
       on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start), built_positions,

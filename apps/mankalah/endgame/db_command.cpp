@@ -22,19 +22,6 @@ std::string rate_text(double per_second) {
   return text;
 }
 
-// Opens level `level` of `dir` if its file is there; a damaged file is reported on `err` and
-// treated as missing.
-std::optional<LevelFile> try_open(const std::filesystem::path& dir, int level, std::ostream& err) {
-  const std::filesystem::path path = level_path(dir, level);
-  if (!std::filesystem::exists(path)) return std::nullopt;
-  try {
-    return LevelFile::open(path, level);
-  } catch (const DatabaseError& error) {
-    err << "cl-mankalah: " << error.what() << "\n";
-    return std::nullopt;
-  }
-}
-
 int run_build(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
               std::ostream& err) {
   DatabaseBuild build;
@@ -80,7 +67,7 @@ int run_info(const std::filesystem::path& dir, std::ostream& out, std::ostream& 
   for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
     if (!std::filesystem::exists(level_path(dir, n))) continue;
     ++found;
-    if (std::optional<LevelFile> file = try_open(dir, n, err)) {
+    if (std::optional<LevelFile> file = open_valid_level(dir, n, err)) {
       char line[160];
       std::snprintf(line, sizeof line,
                     "level %d: %llu positions, %llu bytes, checksum %016llx ok\n", n,
@@ -102,7 +89,7 @@ int run_verify(const DbOptions& options, const std::filesystem::path& dir, std::
   std::vector<LevelFile> files;  // levels 0..n-1, all good so far
   for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
     if (!std::filesystem::exists(level_path(dir, n))) break;
-    std::optional<LevelFile> file = try_open(dir, n, err);
+    std::optional<LevelFile> file = open_valid_level(dir, n, err);
     if (!file) {
       ++bad;
       break;  // the levels above read this one: they cannot be checked against it

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <thread>
 
 namespace mankalah::endgame {
@@ -203,6 +204,18 @@ LevelFile::~LevelFile() { release(); }
 void LevelFile::release() {
   if (mapping_ != nullptr) ::munmap(mapping_, mapped_bytes_);
   mapping_ = nullptr;
+}
+
+std::optional<LevelFile> open_valid_level(const std::filesystem::path& dir, int level,
+                                          std::ostream& err) {
+  const std::filesystem::path path = level_path(dir, level);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  try {
+    return LevelFile::open(path, level);
+  } catch (const DatabaseError& error) {
+    err << "cl-mankalah: " << error.what() << "\n";
+    return std::nullopt;
+  }
 }
 
 }  // namespace mankalah::endgame

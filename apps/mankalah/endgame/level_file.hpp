@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,5 +76,10 @@ class LevelFile {
   std::uint64_t mapped_bytes_ = 0;
   const cl_char* values_ = nullptr;
 };
+
+// Level `level` of `dir` if its file is there and valid; a damaged file is reported on `err` and
+// treated as missing (a build rebuilds it).
+std::optional<LevelFile> open_valid_level(const std::filesystem::path& dir, int level,
+                                          std::ostream& err);
 
 }  // namespace mankalah::endgame
