@@ -60,6 +60,40 @@ int check_line(const KalahBoard& root, const SolveResult& solved, Solver& checke
   return checked;
 }
 
+// The line a person reads, then the JSON line a script reads.
+void print_result(const KalahBoard& board, const SolveResult& result, int database_stones,
+                  int threads, std::ostream& out) {
+  const int stones = kalah_endgame_stones(&board);
+  char summary[256];
+  if (!result.solved) {
+    std::snprintf(summary, sizeof summary,
+                  "not solved in %.1f s: the value over the %d stones in play lies in [%d, %d]\n",
+                  result.ms / 1000, stones, result.lower, result.upper);
+    out << summary;
+  } else {
+    const int margin = result.margin(board);
+    std::snprintf(summary, sizeof summary,
+                  "%s to move %s by %d (value %d over the %d stones in play); best move %d; "
+                  "%.3f s, %llu nodes, %llu database lookups (levels 0..%d)\n",
+                  side_name(board.to_move),
+                  margin > 0   ? "wins"
+                  : margin < 0 ? "loses"
+                               : "draws",
+                  std::abs(margin), result.value, stones, result.move, result.ms / 1000,
+                  static_cast<unsigned long long>(result.nodes),
+                  static_cast<unsigned long long>(result.database_hits), database_stones);
+    out << summary;
+  }
+  out << "{\"solved\":" << (result.solved ? "true" : "false") << ",\"board\":\""
+      << board_to_string(board) << "\",\"to_move\":\"" << side_name(board.to_move)
+      << "\",\"value\":" << result.value << ",\"margin\":" << result.margin(board)
+      << ",\"lower\":" << result.lower << ",\"upper\":" << result.upper
+      << ",\"move\":" << result.move << ",\"pv\":" << moves_json(result.pv)
+      << ",\"nodes\":" << result.nodes << ",\"database_hits\":" << result.database_hits
+      << ",\"database_stones\":" << database_stones << ",\"threads\":" << threads
+      << ",\"ms\":" << result.ms << "}\n";
+}
+
 }  // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
@@ -126,35 +160,7 @@ int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostrea
   SolveLimits limits;
   limits.time_ms = options.time_ms;
   const SolveResult result = solver.solve(board, limits);
-  const int stones = kalah_endgame_stones(&board);
-  char summary[256];
-  if (!result.solved) {
-    std::snprintf(summary, sizeof summary,
-                  "not solved in %.1f s: the value over the %d stones in play lies in [%d, %d]\n",
-                  result.ms / 1000, stones, result.lower, result.upper);
-    out << summary;
-  } else {
-    const int margin = result.margin(board);
-    std::snprintf(summary, sizeof summary,
-                  "%s to move %s by %d (value %d over the %d stones in play); best move %d; "
-                  "%.3f s, %llu nodes, %llu database lookups (levels 0..%d)\n",
-                  side_name(board.to_move),
-                  margin > 0   ? "wins"
-                  : margin < 0 ? "loses"
-                               : "draws",
-                  std::abs(margin), result.value, stones, result.move, result.ms / 1000,
-                  static_cast<unsigned long long>(result.nodes),
-                  static_cast<unsigned long long>(result.database_hits), database.max_stones());
-    out << summary;
-  }
-  out << "{\"solved\":" << (result.solved ? "true" : "false") << ",\"board\":\""
-      << board_to_string(board) << "\",\"to_move\":\"" << side_name(board.to_move)
-      << "\",\"value\":" << result.value << ",\"margin\":" << result.margin(board)
-      << ",\"lower\":" << result.lower << ",\"upper\":" << result.upper
-      << ",\"move\":" << result.move << ",\"pv\":" << moves_json(result.pv)
-      << ",\"nodes\":" << result.nodes << ",\"database_hits\":" << result.database_hits
-      << ",\"database_stones\":" << database.max_stones() << ",\"threads\":" << threads
-      << ",\"ms\":" << result.ms << "}\n";
+  print_result(board, result, database.max_stones(), threads, out);
   if (!result.solved) return 1;
   if (options.check) {
     Solver checker(&database, options.table_megabytes / 2 + 1, threads);
