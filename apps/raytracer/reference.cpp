@@ -11,6 +11,16 @@
 
 namespace raytracer {
 
+RenderMode parse_render_mode(const std::string& text) {
+  if (text == "whitted") return RenderMode::whitted;
+  if (text == "path") return RenderMode::path;
+  throw clf::Error("--mode: expected whitted or path, got '" + text + "'");
+}
+
+const char* render_mode_name(RenderMode mode) {
+  return mode == RenderMode::path ? "path" : "whitted";
+}
+
 RenderSettings resolve_settings(const Scene& scene, RenderSettings settings) {
   if (settings.width == 0) settings.width = scene.width;
   if (settings.height == 0) settings.height = scene.height;

@@ -2,6 +2,7 @@
 // per-pixel code.
 #pragma once
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -9,10 +10,19 @@
 
 namespace raytracer {
 
+// whitted: point lights, hard shadows, mirror reflections (the seed's renderer). path: unbiased
+// progressive path tracing, one path per sample, accumulated while nothing changes.
+enum class RenderMode { whitted, path };
+
+// "whitted" or "path" (clf::Error naming the option and the choices otherwise).
+RenderMode parse_render_mode(const std::string& text);
+const char* render_mode_name(RenderMode mode);
+
 struct RenderSettings {
+  RenderMode mode = RenderMode::whitted;
   int width = 0;  // 0: the scene's own size
   int height = 0;
-  int depth = 3;  // reflection bounces
+  int depth = 3;  // reflection bounces (whitted), path length in bounces (path)
   int aa = 1;     // aa x aa samples per pixel
   bool shadows = true;
   bool use_bvh = true;

@@ -3,6 +3,7 @@
 // one work-item per pixel, accumulated while nothing changes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct FrameTimings {
   double copy_ms = 0;       // image back to the host
   double total_ms = 0;      // wall-clock of the whole frame
   cl_uint accumulated = 1;  // frames in the image now
+  // Rays the frame traced, by kind: from the camera, towards lights (shadow rays, any hit) and
+  // after a bounce (reflections, refractions, path continuations).
+  std::uint64_t primary_rays = 0;
+  std::uint64_t shadow_rays = 0;
+  std::uint64_t secondary_rays = 0;
 };
 
 // Build options under which the device computes what the CPU reference computes, up to the last
