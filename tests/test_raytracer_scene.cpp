@@ -127,6 +127,36 @@ TEST(RaytracerScene, FileErrorsNameFilePathAndReason) {
                    "s.json: camera.right_handed", "expected true or false");
 }
 
+TEST(RaytracerScene, PhysicalMaterialFieldsParseAndDefault) {
+  const Scene scene = parse_scene_json(
+      edited("{\"name\": \"red\", \"color\": [1, 0, 0], \"reflectivity\": 0.2}",
+             "{\"name\": \"red\", \"color\": [1, 0, 0], \"reflectivity\": 0.2}, "
+             "{\"name\": \"glass\", \"color\": [1, 1, 1], \"transmission\": 1, \"ior\": 1.33, "
+             "\"roughness\": 0}, {\"name\": \"lamp\", \"color\": [0, 0, 0], "
+             "\"emission\": [10, 8, 6]}, {\"name\": \"steel\", \"color\": [0.6, 0.6, 0.6], "
+             "\"metallic\": 1, \"roughness\": 0.4}"),
+      "p.json");
+  ASSERT_EQ(scene.materials.size(), 5u);
+  EXPECT_FLOAT_EQ(scene.materials[0].metallic, 0.2f) << "a mirror share reads as metal";
+  EXPECT_FLOAT_EQ(scene.materials[0].roughness, 0.0f);
+  EXPECT_FLOAT_EQ(scene.materials[0].transmission, 0.0f);
+  EXPECT_FLOAT_EQ(scene.materials[1].transmission, 1.0f);
+  EXPECT_FLOAT_EQ(scene.materials[1].ior, 1.33f);
+  EXPECT_FLOAT_EQ(scene.materials[2].emission.x, 10.0f);
+  EXPECT_FLOAT_EQ(scene.materials[2].emission.z, 6.0f);
+  EXPECT_FLOAT_EQ(scene.materials[3].metallic, 1.0f);
+  EXPECT_FLOAT_EQ(scene.materials[3].roughness, 0.4f);
+  EXPECT_FLOAT_EQ(scene.materials[4].ior, 1.5f) << "default";
+  EXPECT_CLF_ERROR(parse_scene_json(edited("\"reflectivity\": 0.2", "\"ior\": 0.5"), "p.json"),
+                   "p.json: materials[0].ior", "got 0.5");
+  EXPECT_CLF_ERROR(
+      parse_scene_json(edited("\"reflectivity\": 0.2", "\"emission\": [1, -1, 0]"), "p.json"),
+      "materials[0].emission", ">= 0");
+  EXPECT_CLF_ERROR(
+      parse_scene_json(edited("\"reflectivity\": 0.2", "\"transmision\": 1"), "p.json"),
+      "materials[0].transmision", "unknown field");
+}
+
 TEST(RaytracerScene, HandednessFollowsMeshesUnlessTheFileSays) {
   EXPECT_FALSE(parse_scene_json(kValid, "s.json").camera.right_handed) << "no meshes";
   const std::string with_mesh =

@@ -32,8 +32,9 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
     throw clf::Error("--frames: must be >= 1, got " + std::to_string(command.frames));
   const Scene scene = open_scene(command.scene);
   RenderSettings settings;
+  settings.mode = parse_render_mode(command.mode);
   if (!command.size.empty()) parse_size(command.size, &settings.width, &settings.height);
-  settings.depth = command.depth;
+  settings.depth = command.depth == -1 ? default_depth(settings.mode) : command.depth;
   settings.aa = command.aa;
   settings.shadows = !command.no_shadows;
   settings.use_bvh = !command.brute;
@@ -41,22 +42,28 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
 
   std::cout << "scene " << scene.name << ": " << scene.spheres.size() << " spheres, "
             << scene.planes.size() << " planes, " << scene.instances.size() << " mesh instances, "
-            << scene.lights.size() << " lights; " << settings.width << "x" << settings.height
-            << ", depth " << settings.depth << ", aa " << settings.aa << "x" << settings.aa
-            << (settings.shadows ? "" : ", no shadows") << "\n";
-  json stats = {{"scene", scene.name},        {"width", settings.width},
-                {"height", settings.height},  {"spheres", scene.spheres.size()},
-                {"depth", settings.depth},    {"aa", settings.aa},
+            << scene.lights.size() << " lights; " << render_mode_name(settings.mode) << ", "
+            << settings.width << "x" << settings.height << ", depth " << settings.depth << ", aa "
+            << settings.aa << "x" << settings.aa << (settings.shadows ? "" : ", no shadows")
+            << "\n";
+  json stats = {{"scene", scene.name},
+                {"mode", render_mode_name(settings.mode)},
+                {"width", settings.width},
+                {"height", settings.height},
+                {"spheres", scene.spheres.size()},
+                {"depth", settings.depth},
+                {"aa", settings.aa},
                 {"shadows", settings.shadows}};
   std::vector<cl_uint> image;
   if (command.reference) {
     std::cout << "renderer: CPU reference (" << (settings.use_bvh ? "host BVH" : "brute force")
               << ")\n";
     const auto start = std::chrono::steady_clock::now();
-    image = render_reference(scene, settings);
+    image = render_reference(scene, settings, 0, command.frames);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "frame 1: " << fixed(ms) << " ms (" << fixed(1000.0 / ms) << " fps)\n";
+    std::cout << command.frames << (command.frames == 1 ? " frame: " : " frames: ") << fixed(ms)
+              << " ms\n";
     stats["renderer"] = "reference";
     stats["frames"] = json::array({{{"total_ms", ms}}});
   } else {
@@ -80,16 +87,19 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
       frame_list.push_back(timings_json(t));
       std::cout << "frame " << (f + 1) << ": bvh " << fixed(t.bvh_ms) << " ms, trace "
                 << fixed(t.trace_ms) << " ms, copy " << fixed(t.copy_ms) << " ms, total "
-                << fixed(t.total_ms) << " ms\n";
+                << fixed(t.total_ms) << " ms; " << describe_rays(t) << "\n";
     }
     const FrameTimings m = summarise(frames);
     std::cout << "median"
               << (frames.size() > 1 ? " (frames 2.." + std::to_string(frames.size()) + ")" : "")
               << ": bvh " << fixed(m.bvh_ms) << " ms, trace " << fixed(m.trace_ms) << " ms, copy "
               << fixed(m.copy_ms) << " ms, total " << fixed(m.total_ms)
-              << " ms = " << fixed(1000.0 / m.total_ms, 1) << " fps\n";
+              << " ms = " << fixed(1000.0 / m.total_ms, 1) << " fps; " << describe_rays(m) << "\n";
     if (command.frames > 1) {
-      std::cout << "image: " << command.frames << " frames accumulated (jittered sub-samples)\n";
+      std::cout << "image: " << command.frames << " frames accumulated ("
+                << (settings.mode == RenderMode::path ? "paths of their own"
+                                                      : "jittered sub-samples")
+                << ")\n";
     }
     image = renderer.image();
     stats["renderer"] = settings.use_bvh ? "device-bvh" : "device-brute";

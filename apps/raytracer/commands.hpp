@@ -11,8 +11,9 @@ namespace raytracer {
 struct RenderCommand {
   std::string scene = "seed";
   std::string size;  // "WxH"; empty: the scene's own size
+  std::string mode = "whitted";
   int frames = 1;
-  int depth = 3;
+  int depth = -1;  // -1: the mode's default (default_depth)
   int aa = 1;
   bool no_shadows = false;
   bool reference = false;    // the CPU reference renderer instead of the device

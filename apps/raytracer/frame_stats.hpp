@@ -2,6 +2,7 @@
 // JSON records.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,6 +14,11 @@ namespace raytracer {
 double median(std::vector<double> values);
 std::string fixed(double v, int digits = 2);
 nlohmann::json timings_json(const FrameTimings& t);
+// The frame's rays of every kind, and their rate over the trace time (rays per second).
+std::uint64_t total_rays(const FrameTimings& t);
+double rays_per_second(const FrameTimings& t);
+// "12.3 M primary + 45.6 M shadow + 7.8 M secondary = 65.7 M rays, 1234 Mrays/s".
+std::string describe_rays(const FrameTimings& t);
 // Throws clf::Error naming the file when it cannot be written.
 void write_json(const std::string& path, const nlohmann::json& value);
 // Medians over the frames after the first (which pays for the first BVH build and warm-up), or

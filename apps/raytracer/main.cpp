@@ -27,9 +27,15 @@ int main(int argc, char** argv) {
           "seed, aalborg, random:N[:SEED], a JSON scene file or a model (.gltf, .glb, .obj)")
       ->capture_default_str();
   render_app->add_option("--size", render.size, "image size WxH (default: the scene's)");
-  render_app->add_option("--frames", render.frames, "frames to render (accumulated into the image)")
+  render_app
+      ->add_option("--frames", render.frames,
+                   "frames to render, accumulated into the image (path: samples per pixel / aa^2)")
       ->capture_default_str();
-  render_app->add_option("--depth", render.depth, "reflection bounces")->capture_default_str();
+  render_app->add_option("--mode", render.mode, "whitted or path (progressive path tracing)")
+      ->capture_default_str();
+  render_app->add_option("--depth", render.depth,
+                         "bounces (default: 3 whitted, 8 path; path tracing also stops paths "
+                         "early by Russian roulette)");
   render_app->add_option("--aa", render.aa, "N: NxN samples per pixel")->capture_default_str();
   render_app->add_option("--out", render.out, "PNG file to write")->capture_default_str();
   render_app->add_flag("--reference", render.reference, "render with the CPU reference renderer");

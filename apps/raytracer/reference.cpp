@@ -21,6 +21,8 @@ const char* render_mode_name(RenderMode mode) {
   return mode == RenderMode::path ? "path" : "whitted";
 }
 
+int default_depth(RenderMode mode) { return mode == RenderMode::path ? 8 : 3; }
+
 RenderSettings resolve_settings(const Scene& scene, RenderSettings settings) {
   if (settings.width == 0) settings.width = scene.width;
   if (settings.height == 0) settings.height = scene.height;
@@ -51,7 +53,8 @@ cl_float4 frame_jitter(cl_uint frame_index) {
 }
 
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index, cl_uint instance_count) {
+                                cl_uint frame_index, cl_uint instance_count,
+                                const EmitterList& emitters) {
   RtFrameParams p{};
   p.camera = make_camera(scene.camera, settings.width, settings.height);
   p.background = to_float4(scene.background);
@@ -67,6 +70,9 @@ RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settin
   p.shadows = settings.shadows ? 1 : 0;
   p.frame_index = frame_index;
   p.instance_count = instance_count;
+  p.mode = settings.mode == RenderMode::path ? RT_MODE_PATH : RT_MODE_WHITTED;
+  p.emitter_count = static_cast<cl_uint>(emitters.emitters.size());
+  p.emitter_power = emitters.total_power;
   return p;
 }
 
@@ -137,31 +143,53 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
 
 namespace {
 
-// What the shared per-pixel code traces on the host: the mesh arrays and the sphere BVH, built
-// once per render.
+// What the shared per-pixel code traces on the host: the mesh arrays, the sphere BVH and the
+// emitters, built once per render.
 class ReferenceTracer {
  public:
   ReferenceTracer(const Scene& scene, const RenderSettings& settings)
       : scene_(scene),
+        settings_(settings),
         geometry_(build_mesh_geometry(scene)),
         nodes_(settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{}),
-        params_(make_frame_params(scene, settings, 0,
-                                  static_cast<cl_uint>(geometry_.instances.size()))) {}
+        emitters_(build_emitters(scene)) {}
 
-  cl_uint pixel(int x, int y) const {
-    return rt_pack_rgba(rt_pixel(
-        scene_.spheres.data(), scene_.planes.data(), scene_.materials.data(), scene_.lights.data(),
-        nodes_.data(), geometry_.nodes.data(), geometry_.instances.data(),
-        geometry_.triangles.data(), geometry_.shading.data(), geometry_.textures.data(),
-        geometry_.texels.data(), &params_, static_cast<cl_uint>(x), static_cast<cl_uint>(y)));
+  RtFrameParams frame(cl_uint frame_index) const {
+    return make_frame_params(scene_, settings_, frame_index,
+                             static_cast<cl_uint>(geometry_.instances.size()), emitters_);
+  }
+
+  // Pixel (x, y) averaged over the frames, summed in the device's order.
+  cl_float4 radiance(const std::vector<RtFrameParams>& frames, int x, int y) const {
+    cl_float4 sum = rt_vec(0, 0, 0);
+    for (const RtFrameParams& params : frames) {
+      RtRayCounts counts{};
+      const cl_float4 color =
+          rt_pixel(scene_.spheres.data(), scene_.planes.data(), scene_.materials.data(),
+                   scene_.lights.data(), nodes_.data(), geometry_.nodes.data(),
+                   geometry_.instances.data(), geometry_.triangles.data(), geometry_.shading.data(),
+                   geometry_.textures.data(), geometry_.texels.data(), emitters_.emitters.data(),
+                   &params, static_cast<cl_uint>(x), static_cast<cl_uint>(y), &counts);
+      sum = &params == &frames.front() ? color : rt_add(sum, color);
+    }
+    return rt_scale(sum, 1.0f / static_cast<cl_float>(frames.size()));
   }
 
  private:
   const Scene& scene_;
+  const RenderSettings settings_;
   const MeshGeometry geometry_;
   const std::vector<RtBvhNode> nodes_;
-  const RtFrameParams params_;
+  const EmitterList emitters_;
 };
+
+std::vector<RtFrameParams> frame_list(const ReferenceTracer& tracer, int first, int frames) {
+  if (frames < 1) throw clf::Error("reference: frames must be >= 1, got " + std::to_string(frames));
+  std::vector<RtFrameParams> list;
+  for (int f = first; f < first + frames; ++f)
+    list.push_back(tracer.frame(static_cast<cl_uint>(f)));
+  return list;
+}
 
 // Calls work(i) for i in [0, count) on `threads` threads (0: all cores), interleaved.
 template <typename Work>
@@ -178,16 +206,28 @@ void in_parallel(std::size_t count, unsigned threads, const Work& work) {
 
 }  // namespace
 
-std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& requested,
-                                      unsigned threads) {
+std::vector<cl_float4> render_reference_radiance(const Scene& scene,
+                                                 const RenderSettings& requested, int frames,
+                                                 int first_frame, unsigned threads) {
   const RenderSettings settings = resolve_settings(scene, requested);
   const ReferenceTracer tracer(scene, settings);
-  std::vector<cl_uint> image(static_cast<std::size_t>(settings.width) * settings.height);
+  const std::vector<RtFrameParams> params = frame_list(tracer, first_frame, frames);
+  std::vector<cl_float4> image(static_cast<std::size_t>(settings.width) * settings.height);
   in_parallel(static_cast<std::size_t>(settings.height), threads, [&](std::size_t y) {
     for (int x = 0; x < settings.width; ++x) {
-      image[y * settings.width + x] = tracer.pixel(x, static_cast<int>(y));
+      image[y * settings.width + x] = tracer.radiance(params, x, static_cast<int>(y));
     }
   });
+  return image;
+}
+
+std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& settings,
+                                      unsigned threads, int frames) {
+  const std::vector<cl_float4> radiance =
+      render_reference_radiance(scene, settings, frames, 0, threads);
+  const cl_uint mode = settings.mode == RenderMode::path ? RT_MODE_PATH : RT_MODE_WHITTED;
+  std::vector<cl_uint> image(radiance.size());
+  for (std::size_t i = 0; i < image.size(); ++i) image[i] = rt_display(radiance[i], mode);
   return image;
 }
 
@@ -196,9 +236,12 @@ std::vector<cl_uint> render_reference_pixels(const Scene& scene, const RenderSet
                                              unsigned threads) {
   const RenderSettings settings = resolve_settings(scene, requested);
   const ReferenceTracer tracer(scene, settings);
+  const std::vector<RtFrameParams> params = frame_list(tracer, 0, 1);
+  const cl_uint mode = settings.mode == RenderMode::path ? RT_MODE_PATH : RT_MODE_WHITTED;
   std::vector<cl_uint> colors(pixels.size());
-  in_parallel(pixels.size(), threads,
-              [&](std::size_t i) { colors[i] = tracer.pixel(pixels[i].first, pixels[i].second); });
+  in_parallel(pixels.size(), threads, [&](std::size_t i) {
+    colors[i] = rt_display(tracer.radiance(params, pixels[i].first, pixels[i].second), mode);
+  });
   return colors;
 }
 

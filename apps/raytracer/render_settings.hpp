@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "apps/raytracer/emitters.hpp"
 #include "apps/raytracer/scene.hpp"
 
 namespace raytracer {
@@ -17,6 +18,9 @@ enum class RenderMode { whitted, path };
 // "whitted" or "path" (clf::Error naming the option and the choices otherwise).
 RenderMode parse_render_mode(const std::string& text);
 const char* render_mode_name(RenderMode mode);
+// Bounces when none are asked for: 3 reflections (Whitted); 8 for paths, which Russian roulette
+// ends sooner where little light is left.
+int default_depth(RenderMode mode);
 
 struct RenderSettings {
   RenderMode mode = RenderMode::whitted;
@@ -37,9 +41,10 @@ RenderSettings resolve_settings(const Scene& scene, RenderSettings settings);
 cl_float4 frame_jitter(cl_uint frame_index);
 
 // instance_count: the mesh instances traced (MeshGeometry::instances, which leaves out
-// instances of empty meshes).
+// instances of empty meshes); emitters: the scene's (build_emitters).
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
-                                cl_uint frame_index, cl_uint instance_count);
+                                cl_uint frame_index, cl_uint instance_count,
+                                const EmitterList& emitters);
 
 // The box around the sphere centres (min, max) and the host-built BVH (same layout and
 // algorithm as the device build, so tests compare them node for node).
@@ -47,9 +52,16 @@ void sphere_center_bounds(const std::vector<RtSphere>& spheres, cl_float4* lo, c
 std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres);
 
 // The CPU reference renderer: plain C++ over the shared per-pixel code, on `threads` threads
-// (0: all cores). Returns RGBA pixels (R in the low byte), row by row from the top.
+// (0: all cores). Returns RGBA pixels (R in the low byte), row by row from the top: `frames`
+// frames averaged as the device accumulates them.
 std::vector<cl_uint> render_reference(const Scene& scene, const RenderSettings& settings,
-                                      unsigned threads = 0);
+                                      unsigned threads = 0, int frames = 1);
+
+// The same average before display, linear radiance (path mode's tests measure it), of frames
+// first_frame .. first_frame + frames - 1 (other frames draw other random numbers).
+std::vector<cl_float4> render_reference_radiance(const Scene& scene, const RenderSettings& settings,
+                                                 int frames, int first_frame = 0,
+                                                 unsigned threads = 0);
 
 // The reference's colours of the given (x, y) pixels only: checks a device image of a scene too
 // large to render whole on the CPU in good time.

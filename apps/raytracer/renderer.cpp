@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "apps/raytracer/emitters.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "framework/error.hpp"
 #include "framework/sources.hpp"
@@ -26,8 +27,8 @@ clf::CLKernel kernel(clf::Runtime& runtime, const char* file, const char* name,
 }
 
 bool same_frame(const RenderSettings& a, const RenderSettings& b) {
-  return a.width == b.width && a.height == b.height && a.depth == b.depth && a.aa == b.aa &&
-         a.shadows == b.shadows && a.use_bvh == b.use_bvh;
+  return a.mode == b.mode && a.width == b.width && a.height == b.height && a.depth == b.depth &&
+         a.aa == b.aa && a.shadows == b.shadows && a.use_bvh == b.use_bvh;
 }
 
 }  // namespace
@@ -50,6 +51,7 @@ DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_o
       build_options_(build_options),
       sorter_(runtime) {
   boxes_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, 2 * kBoundsGroups);
+  ray_counts_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, 6);
 }
 
 DeviceRenderer::~DeviceRenderer() = default;
@@ -65,6 +67,8 @@ void DeviceRenderer::set_scene(const Scene& scene) {
   const auto start = std::chrono::steady_clock::now();
   const MeshGeometry geometry = build_mesh_geometry(scene);
   mesh_build_ms_ = since_ms(start);
+  emitter_list_ = build_emitters(scene);
+  emitters_ = std::make_unique<clf::Buffer<RtEmitter>>(runtime_, non_empty(emitter_list_.emitters));
   scene_ = scene;
   spheres_ = std::make_unique<clf::Buffer<RtSphere>>(runtime_, non_empty(scene.spheres));
   planes_ = std::make_unique<clf::Buffer<RtPlane>>(runtime_, non_empty(scene.planes));
@@ -168,8 +172,9 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   }
   if (!accumulate || !same_frame(settings, last_settings_)) frame_index_ = 0;
   last_settings_ = settings;
-  const RtFrameParams params =
-      make_frame_params(scene_, settings, frame_index_, static_cast<cl_uint>(instance_count_));
+  const RtFrameParams params = make_frame_params(
+      scene_, settings, frame_index_, static_cast<cl_uint>(instance_count_), emitter_list_);
+  ray_counts_->assign(std::vector<cl_uint>(6, 0));
 
   // 16 x 8 work-groups (rows of pixels share cache lines); smaller where the kernel allows less.
   std::size_t local_x = 16, local_y = 8;
@@ -180,13 +185,21 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
       clf::read_only(*spheres_), clf::read_only(*planes_), clf::read_only(*materials_),
       clf::read_only(*lights_), *nodes_, clf::read_only(*mesh_nodes_), clf::read_only(*instances_),
       clf::read_only(*triangles_), clf::read_only(*triangle_shading_), clf::read_only(*textures_),
-      clf::read_only(*texels_), *accumulation_, clf::write_only(*rgba_));
+      clf::read_only(*texels_), clf::read_only(*emitters_), *accumulation_, clf::write_only(*rgba_),
+      *ray_counts_);
   event.wait();
   timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
 
   const auto copy_start = std::chrono::steady_clock::now();
   rgba_->host();
   timings.copy_ms = since_ms(copy_start);
+  const std::vector<cl_uint>& counts = ray_counts_->host();
+  auto counter = [&](int k) {
+    return counts[2 * k] | (static_cast<std::uint64_t>(counts[2 * k + 1]) << 32);
+  };
+  timings.primary_rays = counter(0);
+  timings.shadow_rays = counter(1);
+  timings.secondary_rays = counter(2);
   timings.total_ms = since_ms(frame_start);
   timings.accumulated = ++frame_index_;
   return timings;
@@ -195,6 +208,16 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
 const std::vector<cl_uint>& DeviceRenderer::image() const {
   if (!rgba_) throw clf::Error("DeviceRenderer::image: nothing rendered yet");
   return rgba_->host();
+}
+
+std::vector<cl_float4> DeviceRenderer::radiance() {
+  if (!accumulation_ || frame_index_ == 0) {
+    throw clf::Error("DeviceRenderer::radiance: nothing rendered yet");
+  }
+  std::vector<cl_float4> sums = accumulation_->read();
+  const float scale = 1.0f / static_cast<float>(frame_index_);
+  for (cl_float4& s : sums) s = rt_scale(s, scale);
+  return sums;
 }
 
 std::vector<RtHit> DeviceRenderer::query(const std::vector<cl_float4>& origins,

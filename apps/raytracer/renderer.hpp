@@ -68,6 +68,8 @@ class DeviceRenderer {
   FrameTimings render(const RenderSettings& settings, bool accumulate = false);
   // The last frame's RGBA pixels (R in the low byte), already on the host after render().
   const std::vector<cl_uint>& image() const;
+  // The accumulated frames' average before display (linear radiance), read back from the device.
+  std::vector<cl_float4> radiance();
 
   // Builds the BVH now (if stale) and returns its build time in ms.
   double build_bvh();
@@ -110,6 +112,9 @@ class DeviceRenderer {
   std::unique_ptr<clf::Buffer<RtTriangleShading>> triangle_shading_;
   std::unique_ptr<clf::Buffer<RtTexture>> textures_;
   std::unique_ptr<clf::Buffer<cl_uint>> texels_;
+  std::unique_ptr<clf::Buffer<RtEmitter>> emitters_;
+  EmitterList emitter_list_;
+  std::unique_ptr<clf::Buffer<cl_uint>> ray_counts_;  // 3 x (low, high) words
   std::size_t instance_count_ = 0;
   std::size_t stored_triangles_ = 0;
   double mesh_build_ms_ = 0;

@@ -120,6 +120,12 @@ RtMaterial make_material(Vec3 color, float ambient, float diffuse, float specula
   m.shininess = shininess;
   m.reflectivity = reflectivity;
   m.texture = -1;
+  // The path tracer's reading of the same surface: a mirror share as a smooth metal, the Phong
+  // lobe as a dielectric coat of the matching GGX roughness (alpha = sqrt(2 / (shininess + 2))).
+  m.metallic = reflectivity;
+  m.roughness = reflectivity > 0 ? 0.0f : std::sqrt(std::sqrt(2.0f / (shininess + 2.0f)));
+  m.transmission = 0;
+  m.ior = 1.5f;
   return m;
 }
 
@@ -183,8 +189,8 @@ Scene random_scene(std::size_t n, std::uint64_t seed) {
 }
 
 bool is_builtin_scene_name(const std::string& name) {
-  return name == "seed" || name == "aalborg" || name.rfind("random:", 0) == 0 ||
-         name.rfind("instances:", 0) == 0;
+  return name == "seed" || name == "aalborg" || name == "cornell" ||
+         name.rfind("random:", 0) == 0 || name.rfind("instances:", 0) == 0;
 }
 
 namespace {
@@ -209,6 +215,7 @@ void parse_count_and_seed(const std::string& name, const std::string& prefix,
 Scene builtin_scene(const std::string& name) {
   if (name == "seed") return seed_scene(10);
   if (name == "aalborg") return aalborg_scene();
+  if (name == "cornell") return cornell_scene();
   std::uint64_t count = 0;
   std::uint64_t seed = 1;
   if (name.rfind("random:", 0) == 0) {
@@ -223,9 +230,10 @@ Scene builtin_scene(const std::string& name) {
     scene.name = name;
     return scene;
   }
-  throw clf::Error("unknown scene '" + name +
-                   "'; built in: seed, aalborg, random:N[:SEED], instances:N[:SEED], or a JSON "
-                   "scene file");
+  throw clf::Error(
+      "unknown scene '" + name +
+      "'; built in: seed, aalborg, cornell, random:N[:SEED], instances:N[:SEED], or a JSON "
+      "scene file");
 }
 
 std::string lower_case_extension(const std::string& path) {
@@ -247,7 +255,7 @@ Scene load_scene(const std::string& name_or_file) {
   std::ifstream probe(name_or_file);
   if (!probe) {
     throw clf::Error("scene '" + name_or_file +
-                     "' is neither a built-in scene (seed, aalborg, random:N[:SEED], "
+                     "' is neither a built-in scene (seed, aalborg, cornell, random:N[:SEED], "
                      "instances:N[:SEED]) nor a readable file");
   }
   return load_scene_file(name_or_file);

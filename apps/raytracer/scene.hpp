@@ -54,8 +54,8 @@ RtPlane make_plane(Vec3 normal, float offset, cl_uint material, float checker_si
                    Vec3 checker_color = {});
 RtLight make_light(Vec3 position, Vec3 color, float intensity);
 
-// "seed", "aalborg", "random:N[:SEED]" or "instances:N[:SEED]". Throws clf::Error naming the
-// choices.
+// "seed", "aalborg", "cornell", "random:N[:SEED]" or "instances:N[:SEED]". Throws clf::Error naming
+// the choices.
 Scene builtin_scene(const std::string& name);
 bool is_builtin_scene_name(const std::string& name);
 // The file name's extension with its dot, in lower case ("" where it has none).
@@ -73,6 +73,10 @@ Scene parse_scene_json(const std::string& text, const std::string& file_name);
 // with per_side^3 spheres ("seed" itself has 10 per side); the window's sphere-count control
 // uses it.
 Scene seed_scene(int per_side);
+
+// A Cornell box with an emissive ceiling panel and glass, metal and white spheres (the path
+// tracer's showcase).
+Scene cornell_scene();
 
 // The random scene with n spheres, reproducible from `seed`.
 Scene random_scene(std::size_t n, std::uint64_t seed = 1);

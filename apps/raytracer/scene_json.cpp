@@ -109,6 +109,26 @@ class SceneReader {
     return text;
   }
 
+  // The Phong fields (Whitted), then the metallic-roughness ones (path) where given: the latter
+  // are otherwise derived from the former (make_material).
+  RtMaterial material(const json& m, const std::string& path) const {
+    expect_object(m, path,
+                  {"name", "color", "ambient", "diffuse", "specular", "shininess", "reflectivity",
+                   "emission", "metallic", "roughness", "transmission", "ior"});
+    RtMaterial out = make_material(color(m, path, "color", {}, true),
+                                   number_in(m, path, "ambient", 0, 1, 0.1f, false),
+                                   number_in(m, path, "diffuse", 0, 1, 0.8f, false),
+                                   number_in(m, path, "specular", 0, 1, 0.5f, false),
+                                   number_in(m, path, "shininess", 0, 10000, 32.0f, false),
+                                   number_in(m, path, "reflectivity", 0, 1, 0.0f, false));
+    out.emission = to_float4(color(m, path, "emission", {0, 0, 0}, false));
+    out.metallic = number_in(m, path, "metallic", 0, 1, out.metallic, false);
+    out.roughness = number_in(m, path, "roughness", 0, 1, out.roughness, false);
+    out.transmission = number_in(m, path, "transmission", 0, 1, out.transmission, false);
+    out.ior = number_in(m, path, "ior", 1, 4, out.ior, false);
+    return out;
+  }
+
   Scene read(const json& root) const {
     Scene scene;
     scene.name = file_;
@@ -151,21 +171,13 @@ class SceneReader {
     for (std::size_t i = 0; i < materials.size(); ++i) {
       const std::string path = "materials[" + std::to_string(i) + "]";
       const json& m = materials[i];
-      expect_object(
-          m, path,
-          {"name", "color", "ambient", "diffuse", "specular", "shininess", "reflectivity"});
+      scene.materials.push_back(material(m, path));
       const json& name = require(m, path, "name");
       if (!name.is_string()) fail(path + ".name", "expected a string, got " + describe(name));
       if (material_index.count(name.get<std::string>()) != 0) {
         fail(path + ".name", "material '" + name.get<std::string>() + "' is defined twice");
       }
       material_index[name.get<std::string>()] = static_cast<cl_uint>(i);
-      scene.materials.push_back(make_material(
-          color(m, path, "color", {}, true), number_in(m, path, "ambient", 0, 1, 0.1f, false),
-          number_in(m, path, "diffuse", 0, 1, 0.8f, false),
-          number_in(m, path, "specular", 0, 1, 0.5f, false),
-          number_in(m, path, "shininess", 0, 10000, 32.0f, false),
-          number_in(m, path, "reflectivity", 0, 1, 0.0f, false)));
     }
     auto material_of = [&](const json& object, const std::string& path) {
       const json& name = require(object, path, "material");

@@ -1,6 +1,13 @@
-// One work-item per pixel: the shared per-pixel routine of shared/raytracer/raytracer.h, added to
-// the running sum of the frames accumulated so far and written as RGBA bytes.
+// One work-item per pixel: the shared per-pixel routine of shared/raytracer/raytracer.h in the
+// frame's mode, added to the running sum of the frames accumulated so far and written as RGBA
+// bytes. The rays traced are counted per work-group and added to ray_counts: three 64-bit
+// counters (primary, shadow, secondary) as low and high words.
 #include "shared/raytracer/raytracer.h"
+
+void add_to_counter(__global uint* counter, uint value) {
+  const uint before = atomic_add(&counter[0], value);
+  if (before + value < before) atomic_inc(&counter[1]);  // the low word wrapped
+}
 
 __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
                         __global const RtPlane* planes, __global const RtMaterial* materials,
@@ -9,13 +16,33 @@ __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
                         __global const RtTriangle* triangles,
                         __global const RtTriangleShading* triangle_shading,
                         __global const RtTexture* textures, __global const uint* texels,
-                        __global float4* accumulation, __global uint* rgba) {
+                        __global const RtEmitter* emitters, __global float4* accumulation,
+                        __global uint* rgba, __global uint* ray_counts) {
+  __local uint group_counts[3];
   const uint x = get_global_id(0);
   const uint y = get_global_id(1);
-  if (x >= params.width || y >= params.height) return;
-  const float4 color = rt_pixel(RT_SCENE_ARGUMENTS, &params, x, y);
-  const uint pixel = y * params.width + x;
-  float4 sum = accumulation[pixel];
-  rgba[pixel] = rt_accumulate(color, &sum, params.frame_index);
-  accumulation[pixel] = sum;
+  const int first = get_local_id(0) == 0 && get_local_id(1) == 0;
+  if (first) {
+    group_counts[0] = 0;
+    group_counts[1] = 0;
+    group_counts[2] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  RtRayCounts counts = {0, 0, 0};
+  if (x < params.width && y < params.height) {
+    const float4 color = rt_pixel(RT_SCENE_ARGUMENTS, &params, x, y, &counts);
+    const uint pixel = y * params.width + x;
+    float4 sum = accumulation[pixel];
+    rgba[pixel] = rt_accumulate(color, &sum, params.frame_index, params.mode);
+    accumulation[pixel] = sum;
+  }
+  atomic_add(&group_counts[0], counts.primary);
+  atomic_add(&group_counts[1], counts.shadow);
+  atomic_add(&group_counts[2], counts.secondary);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (first) {
+    for (int k = 0; k < 3; ++k) {
+      if (group_counts[k] != 0) add_to_counter(&ray_counts[2 * k], group_counts[k]);
+    }
+  }
 }

@@ -3,10 +3,15 @@
 #ifndef SHARED_RAYTRACER_H
 #define SHARED_RAYTRACER_H
 
+#include "shared/raytracer/bsdf.h"
 #include "shared/raytracer/bvh_build.h"
+#include "shared/raytracer/display.h"
+#include "shared/raytracer/emitters.h"
 #include "shared/raytracer/intersect.h"
 #include "shared/raytracer/intersect_mesh.h"
 #include "shared/raytracer/mesh_types.h"
+#include "shared/raytracer/path.h"
+#include "shared/raytracer/random.h"
 #include "shared/raytracer/shading.h"
 #include "shared/raytracer/texture.h"
 #include "shared/raytracer/types.h"

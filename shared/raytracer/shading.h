@@ -3,23 +3,34 @@
 #ifndef SHARED_RAYTRACER_SHADING_H
 #define SHARED_RAYTRACER_SHADING_H
 
+#include "shared/raytracer/bsdf.h"
+#include "shared/raytracer/emitters.h"
 #include "shared/raytracer/intersect.h"
 #include "shared/raytracer/intersect_mesh.h"
 #include "shared/raytracer/texture.h"
 
+// Rays a sample traced, by kind.
+typedef struct RtRayCounts {
+  cl_uint primary;
+  cl_uint shadow;
+  cl_uint secondary;
+} RtRayCounts;
+#define RT_RAY_COUNTS_FIELDS(FIELD) FIELD(primary) FIELD(shadow) FIELD(secondary)
+
 // Scene arrays as one record, so the functions below take one argument for them: spheres and
-// their BVH (nodes), planes, materials, lights, and the meshes (mesh_types.h): the two-level
-// BVH's nodes, instances, triangles and their shading data, textures and their texels.
+// their BVH (nodes), planes, materials, lights, the meshes (mesh_types.h): the two-level BVH's
+// nodes, instances, triangles and their shading data, textures and their texels; and the
+// emissive surfaces (emitters.h).
 #define RT_SCENE_PARAMETERS                                                                     \
   RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,                           \
       RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights,                   \
       RT_GLOBAL const RtBvhNode *nodes, RT_GLOBAL const RtMeshNode *mesh_nodes,                 \
       RT_GLOBAL const RtInstance *instances, RT_GLOBAL const RtTriangle *triangles,             \
       RT_GLOBAL const RtTriangleShading *triangle_shading, RT_GLOBAL const RtTexture *textures, \
-      RT_GLOBAL const cl_uint *texels
+      RT_GLOBAL const cl_uint *texels, RT_GLOBAL const RtEmitter *emitters
 #define RT_SCENE_ARGUMENTS                                                                       \
   spheres, planes, materials, lights, nodes, mesh_nodes, instances, triangles, triangle_shading, \
-      textures, texels
+      textures, texels, emitters
 
 // Nearest surface (spheres, triangles, then planes) before t_max.
 CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
@@ -53,17 +64,21 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   (void)triangle_shading;
   (void)textures;
   (void)texels;
+  (void)emitters;
   return hit;
 }
 
 // A triangle's surface at a hit: the corner normals interpolated and turned to the side of the
 // geometric normal that faces the viewer (so a smooth normal never points into the surface the
 // ray came from), the instance's or the triangle's material, the base colour times the texture.
-CLF_FUNCTION void rt_triangle_surface(
-    RT_GLOBAL const RtMaterial* materials, RT_GLOBAL const RtInstance* instances,
-    RT_GLOBAL const RtTriangle* triangles, RT_GLOBAL const RtTriangleShading* triangle_shading,
-    RT_GLOBAL const RtTexture* textures, RT_GLOBAL const cl_uint* texels, RtHit hit,
-    cl_float4 direction, cl_float4* normal, RtMaterial* material, cl_float4* base_color) {
+CLF_FUNCTION void rt_triangle_surface(RT_GLOBAL const RtMaterial* materials,
+                                      RT_GLOBAL const RtInstance* instances,
+                                      RT_GLOBAL const RtTriangle* triangles,
+                                      RT_GLOBAL const RtTriangleShading* triangle_shading,
+                                      RT_GLOBAL const RtTexture* textures,
+                                      RT_GLOBAL const cl_uint* texels, RtHit hit,
+                                      cl_float4 direction, cl_float4* normal, RtMaterial* material,
+                                      cl_float4* base_color, cl_int* front) {
   const RtTriangle triangle = triangles[hit.index];
   const RtTriangleShading shading = triangle_shading[hit.index];
   const RtInstance instance = instances[hit.instance];
@@ -73,7 +88,8 @@ CLF_FUNCTION void rt_triangle_surface(
   cl_float4 smooth = rt_normal_to_world(
       instance, rt_add(rt_add(rt_scale(shading.n0, w), rt_scale(shading.n1, hit.u)),
                        rt_scale(shading.n2, hit.v)));
-  if (rt_dot(geometric, direction) > 0.0f) geometric = rt_scale(geometric, -1.0f);
+  *front = rt_dot(geometric, direction) <= 0.0f;
+  if (!*front) geometric = rt_scale(geometric, -1.0f);
   if (rt_dot(smooth, geometric) < 0.0f) smooth = rt_scale(smooth, -1.0f);
   *normal = smooth;
   *material = materials[instance.material >= 0 ? (cl_uint)instance.material : shading.material];
@@ -85,15 +101,18 @@ CLF_FUNCTION void rt_triangle_surface(
   }
 }
 
-// The surface at a hit point: its normal facing the viewer, material and colour there.
+// The surface at a hit point: its normal facing the viewer, material and colour there, and
+// whether the ray came from outside (front: the normal as the surface defines it faced it).
 CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl_float4 direction,
-                             cl_float4* normal, RtMaterial* material, cl_float4* base_color) {
+                             cl_float4* normal, RtMaterial* material, cl_float4* base_color,
+                             cl_int* front) {
   (void)lights;
   (void)nodes;
   (void)mesh_nodes;
+  (void)emitters;
   if (hit.kind == RT_HIT_TRIANGLE) {
     rt_triangle_surface(materials, instances, triangles, triangle_shading, textures, texels, hit,
-                        direction, normal, material, base_color);
+                        direction, normal, material, base_color, front);
     return;
   }
   if (hit.kind == RT_HIT_SPHERE) {
@@ -116,14 +135,15 @@ CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl
       if (cell & 1) *base_color = plane.checker_color;
     }
   }
-  if (rt_dot(*normal, direction) > 0.0f) *normal = rt_scale(*normal, -1.0f);
+  *front = rt_dot(*normal, direction) <= 0.0f;
+  if (!*front) *normal = rt_scale(*normal, -1.0f);
 }
 
 // Phong + Lambert at a surface point with normal n (facing the viewer), seen along `direction`,
 // with hard shadows from every light.
 CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params,
                                 RtMaterial material, cl_float4 base_color, cl_float4 point,
-                                cl_float4 normal, cl_float4 direction) {
+                                cl_float4 normal, cl_float4 direction, RtRayCounts* counts) {
   cl_float4 color = rt_scale(base_color, material.ambient);
   const cl_float4 shadow_origin = rt_add_scaled(point, normal, RT_EPSILON);
   for (cl_uint i = 0; i < params->light_count; ++i) {
@@ -134,6 +154,7 @@ CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params
     const cl_float lambert = rt_dot(normal, l);
     if (lambert <= 0.0f) continue;
     if (params->shadows) {
+      ++counts->shadow;
       const RtHit blocker = rt_trace(RT_SCENE_ARGUMENTS, params, shadow_origin, l, distance, 1);
       if (blocker.kind != RT_HIT_NONE) continue;
     }
@@ -150,31 +171,56 @@ CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params
   return color;
 }
 
-// The colour seen along a primary ray: iterative reflections up to params->max_depth bounces,
-// each hit fully lit; the last bounce's surface counts as matte.
+// The colour seen along a primary ray (Whitted): each hit lit by the point lights plus what it
+// emits, then one ray onwards: refracted through a transmissive surface (reflected where
+// internal reflection is total), mirrored off a reflective one, up to params->max_depth
+// bounces; the last bounce's surface counts as opaque and matte.
 CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* params,
-                                   cl_float4 origin, cl_float4 direction) {
+                                   cl_float4 origin, cl_float4 direction, RtRayCounts* counts) {
   cl_float4 color = rt_vec(0.0f, 0.0f, 0.0f);
-  cl_float throughput = 1.0f;
+  cl_float4 throughput = rt_vec(1.0f, 1.0f, 1.0f);
   for (cl_uint depth = 0; depth <= params->max_depth; ++depth) {
+    if (depth == 0) {
+      ++counts->primary;
+    } else {
+      ++counts->secondary;
+    }
     const RtHit hit = rt_trace(RT_SCENE_ARGUMENTS, params, origin, direction, RT_INFINITY, 0);
     if (hit.kind == RT_HIT_NONE) {
-      color = rt_add_scaled(color, params->background, throughput);
+      color = rt_add(color, rt_mul(params->background, throughput));
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
     cl_float4 normal;
     RtMaterial material;
     cl_float4 base_color;
-    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, &normal, &material, &base_color);
+    cl_int front;
+    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, &normal, &material, &base_color, &front);
     const cl_float4 surface =
-        rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point, normal, direction);
-    const cl_float reflectivity = depth < params->max_depth ? material.reflectivity : 0.0f;
-    color = rt_add_scaled(color, surface, throughput * (1.0f - reflectivity));
-    if (reflectivity <= 0.0f) break;
-    throughput *= reflectivity;
-    direction = rt_normalize(rt_reflect(direction, normal));
-    origin = rt_add_scaled(point, normal, RT_EPSILON);
+        rt_add(material.emission, rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point,
+                                           normal, direction, counts));
+    const cl_int last = depth == params->max_depth;
+    const cl_float transmission = last ? 0.0f : material.transmission;
+    const cl_float reflectivity = last ? 0.0f : (1.0f - transmission) * material.reflectivity;
+    color =
+        rt_add(color, rt_scale(rt_mul(surface, throughput), 1.0f - transmission - reflectivity));
+    if (transmission > 0.0f) {
+      RtSurfacePoint glass;
+      glass.normal = normal;
+      glass.base_color = base_color;
+      glass.ior = material.ior;
+      glass.front = front;
+      const RtBsdfSample refracted = rt_sample_glass(glass, rt_scale(direction, -1.0f), 1.0f);
+      throughput = rt_scale(rt_mul(throughput, refracted.weight), transmission);
+      direction = refracted.direction;
+    } else if (reflectivity > 0.0f) {
+      throughput = rt_scale(throughput, reflectivity);
+      direction = rt_normalize(rt_reflect(direction, normal));
+    } else {
+      break;
+    }
+    origin =
+        rt_add_scaled(point, normal, rt_dot(direction, normal) > 0.0f ? RT_EPSILON : -RT_EPSILON);
   }
   return color;
 }
@@ -186,8 +232,8 @@ CLF_FUNCTION cl_float4 rt_primary_direction(const RtCamera* camera, cl_float u, 
 }
 
 // The average colour of pixel (x, y) over aa x aa samples, shifted by params->jitter.
-CLF_FUNCTION cl_float4 rt_pixel(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_uint x,
-                                cl_uint y) {
+CLF_FUNCTION cl_float4 rt_whitted_pixel(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_uint x,
+                                        cl_uint y, RtRayCounts* counts) {
   const cl_uint aa = params->aa < 1 ? 1 : (params->aa > RT_MAX_AA ? RT_MAX_AA : params->aa);
   const cl_float step = 1.0f / (cl_float)aa;
   cl_float4 sum = rt_vec(0.0f, 0.0f, 0.0f);
@@ -198,30 +244,11 @@ CLF_FUNCTION cl_float4 rt_pixel(RT_SCENE_PARAMETERS, const RtFrameParams* params
       const cl_float v =
           ((cl_float)y + ((cl_float)sy + params->jitter.y) * step) / (cl_float)params->height;
       const cl_float4 direction = rt_primary_direction(&params->camera, u, v);
-      sum =
-          rt_add(sum, rt_radiance(RT_SCENE_ARGUMENTS, params, params->camera.position, direction));
+      sum = rt_add(
+          sum, rt_radiance(RT_SCENE_ARGUMENTS, params, params->camera.position, direction, counts));
     }
   }
   return rt_scale(sum, step * step);
-}
-
-// A colour in [0, 1] as RGBA bytes, R in the lowest byte (the byte order of an RGBA image).
-CLF_FUNCTION cl_uint rt_pack_rgba(cl_float4 color) {
-  const cl_uint r = (cl_uint)(rt_fminf(rt_fmaxf(color.x, 0.0f), 1.0f) * 255.0f + 0.5f);
-  const cl_uint g = (cl_uint)(rt_fminf(rt_fmaxf(color.y, 0.0f), 1.0f) * 255.0f + 0.5f);
-  const cl_uint b = (cl_uint)(rt_fminf(rt_fmaxf(color.z, 0.0f), 1.0f) * 255.0f + 0.5f);
-  return r | (g << 8) | (b << 16) | (0xFFu << 24);
-}
-
-// One pixel of a frame: its colour, added to the running sum of earlier frames (frame_index of
-// them) and written averaged as RGBA. `accumulated` is the sum (its w counts frames).
-CLF_FUNCTION cl_uint rt_accumulate(cl_float4 color, cl_float4* accumulated, cl_uint frame_index) {
-  if (frame_index == 0) {
-    *accumulated = color;
-  } else {
-    *accumulated = rt_add(*accumulated, color);
-  }
-  return rt_pack_rgba(rt_scale(*accumulated, 1.0f / (cl_float)(frame_index + 1)));
 }
 
 #endif  // SHARED_RAYTRACER_SHADING_H

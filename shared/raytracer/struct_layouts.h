@@ -2,7 +2,7 @@
 #ifndef SHARED_RAYTRACER_STRUCT_LAYOUTS_H
 #define SHARED_RAYTRACER_STRUCT_LAYOUTS_H
 
-#include "shared/raytracer/mesh_types.h"
+#include "shared/raytracer/path.h"
 
 #define RAYTRACER_STRUCTS(STRUCT)                       \
   STRUCT(RtMaterial, RT_MATERIAL_FIELDS)                \
@@ -17,6 +17,11 @@
   STRUCT(RtTriangleShading, RT_TRIANGLE_SHADING_FIELDS) \
   STRUCT(RtMeshNode, RT_MESH_NODE_FIELDS)               \
   STRUCT(RtInstance, RT_INSTANCE_FIELDS)                \
-  STRUCT(RtTexture, RT_TEXTURE_FIELDS)
+  STRUCT(RtTexture, RT_TEXTURE_FIELDS)                  \
+  STRUCT(RtEmitter, RT_EMITTER_FIELDS)                  \
+  STRUCT(RtLightSample, RT_LIGHT_SAMPLE_FIELDS)         \
+  STRUCT(RtSurfacePoint, RT_SURFACE_POINT_FIELDS)       \
+  STRUCT(RtBsdfSample, RT_BSDF_SAMPLE_FIELDS)           \
+  STRUCT(RtRayCounts, RT_RAY_COUNTS_FIELDS)
 
 #endif  // SHARED_RAYTRACER_STRUCT_LAYOUTS_H

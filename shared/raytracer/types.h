@@ -27,6 +27,9 @@
 #define rt_floorf floor
 #define rt_fminf fmin
 #define rt_fmaxf fmax
+#define rt_sinf sin
+#define rt_cosf cos
+#define rt_copysignf copysign
 #else
 #include <math.h>
 #define RT_GLOBAL
@@ -36,10 +39,14 @@
 #define rt_floorf floorf
 #define rt_fminf fminf
 #define rt_fmaxf fmaxf
+#define rt_sinf sinf
+#define rt_cosf cosf
+#define rt_copysignf copysignf
 #endif
 
 // Offsets secondary rays from surfaces (scene units; scenes are built at scales of 1 .. 1000).
 #define RT_EPSILON 1e-3f
+#define RT_PI 3.14159265358979f
 #define RT_INFINITY 1e30f
 // The BVH traversal stack; the tree's depth is at most 30 Morton bits + 32 index bits.
 #define RT_STACK_SIZE 64
@@ -49,26 +56,38 @@
 #define RT_MAX_DEPTH 16
 #define RT_MAX_AA 8
 
+#define RT_MODE_WHITTED 0
+#define RT_MODE_PATH 1
+
 #define RT_HIT_NONE 0
 #define RT_HIT_SPHERE 1
 #define RT_HIT_PLANE 2
 #define RT_HIT_TRIANGLE 3
 
+// Every material carries both descriptions: the Phong fields the Whitted mode shades with and
+// the metallic-roughness fields (glTF's model) the path tracer samples; each is derived from the
+// other where a scene gives only one (apps/raytracer/scene.cpp). Emission counts in both modes.
 typedef struct RtMaterial {
-  cl_float4 color;        // rgb in [0, 1]
-  cl_float ambient;       // share of the colour seen without any light
-  cl_float diffuse;       // Lambert weight
-  cl_float specular;      // Phong weight
-  cl_float shininess;     // Phong exponent
-  cl_float reflectivity;  // 0: matte, 1: perfect mirror
+  cl_float4 color;        // base colour, linear rgb in [0, 1]
+  cl_float4 emission;     // emitted radiance, linear rgb (0: not a light)
+  cl_float ambient;       // Whitted: share of the colour seen without any light
+  cl_float diffuse;       // Whitted: Lambert weight
+  cl_float specular;      // Whitted: Phong weight
+  cl_float shininess;     // Whitted: Phong exponent
+  cl_float reflectivity;  // Whitted: 0 matte, 1 perfect mirror
   cl_int texture;         // base-colour texture (multiplies color), -1: none
-  cl_float pad1, pad2;
+  cl_float metallic;      // path: 0 dielectric (diffuse under a clear coat), 1 metal
+  cl_float roughness;     // path: GGX roughness, alpha = roughness^2
+  cl_float transmission;  // both: share of light refracted (1: clear glass)
+  cl_float ior;           // both: index of refraction of a transmissive material
+  cl_float pad0, pad1;
 } RtMaterial;
 CLF_SHARED_STRUCT(RtMaterial)
 // clang-format off
 #define RT_MATERIAL_FIELDS(FIELD) \
-  FIELD(color) FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) \
-  FIELD(reflectivity) FIELD(texture) FIELD(pad1) FIELD(pad2)
+  FIELD(color) FIELD(emission) FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) \
+  FIELD(reflectivity) FIELD(texture) FIELD(metallic) FIELD(roughness) FIELD(transmission) \
+  FIELD(ior) FIELD(pad0) FIELD(pad1)
 // clang-format on
 
 typedef struct RtSphere {
@@ -131,14 +150,18 @@ typedef struct RtFrameParams {
   cl_uint shadows;         // 0: every light reaches every point
   cl_uint frame_index;     // frames accumulated before this one (0: start over)
   cl_uint instance_count;  // mesh instances (shared/raytracer/mesh_types.h)
-  cl_uint pad0;
+  cl_uint mode;            // RT_MODE_WHITTED or RT_MODE_PATH
+  cl_uint emitter_count;   // emissive spheres and triangles, the path tracer's area lights
+  cl_float emitter_power;  // their summed luminance x area (shared/raytracer/emitters.h)
+  cl_uint pad0, pad1;
 } RtFrameParams;
 CLF_SHARED_STRUCT(RtFrameParams)
 // clang-format off
 #define RT_FRAME_PARAMS_FIELDS(FIELD) \
   FIELD(camera) FIELD(background) FIELD(jitter) FIELD(width) FIELD(height) \
   FIELD(sphere_count) FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) \
-  FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(instance_count) FIELD(pad0)
+  FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(instance_count) FIELD(mode) \
+  FIELD(emitter_count) FIELD(emitter_power) FIELD(pad0) FIELD(pad1)
 // clang-format on
 
 // A BVH node: bounds, children (internal) or sphere (leaf, left = -1), parent (-1 at the root).

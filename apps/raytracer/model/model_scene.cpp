@@ -63,6 +63,11 @@ RtMaterial whitted_material(const Material& m, cl_int texture) {
   RtMaterial out = make_material(m.base_color, 0.1f, 0.8f, 0.04f + 0.46f * smoothness, shininess,
                                  metallic * smoothness);
   out.texture = texture;
+  out.metallic = metallic;
+  out.roughness = roughness;
+  out.transmission = std::clamp(m.transmission, 0.0f, 1.0f);
+  out.ior = std::max(m.ior, 1.0f);
+  out.emission = to_float4(m.emissive);
   return out;
 }
 

@@ -1,0 +1,20 @@
+// The path tracer's area lights (shared/raytracer/emitters.h): every emissive sphere and every
+// emissive triangle of every instance, in the world, with the power-proportional choice's cdf.
+#pragma once
+
+#include <vector>
+
+#include "apps/raytracer/scene.hpp"
+
+namespace raytracer {
+
+struct EmitterList {
+  std::vector<RtEmitter> emitters;
+  float total_power = 0;  // summed luminance x area
+};
+
+// Emissive planes are left out (infinite: no point can be drawn on them uniformly); the path
+// tracer counts light from them only where paths hit them.
+EmitterList build_emitters(const Scene& scene);
+
+}  // namespace raytracer
