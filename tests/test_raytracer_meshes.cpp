@@ -161,7 +161,7 @@ TEST(RaytracerMeshes, TextureSamplingIsBilinearAndStaysInside) {
   const std::shared_ptr<const SceneTexture> texture = four_colour_texture();
   const RtTexture t = {0, 2, 2, 0};
   auto sample = [&](float u, float v) {
-    return rt_sample_texture(&t, texture->rgba.data(), 0, u, v);
+    return rt_sample_texture(&t, texture->rgba.data(), 0, u, v, 0);
   };
   // Texel centres give the texel; halfway between red and green, their average.
   EXPECT_EQ(sample(0.25f, 0.25f).x, 1.0f);

@@ -22,6 +22,7 @@ struct BenchCase {
   int depth;
   bool brute;
   std::string label;  // in the table; empty: the scene
+  RenderMode mode = RenderMode::whitted;
 };
 
 // A glTF sample from assimp-testmodels (setup.sh installs it): 121496 triangles placed.
@@ -40,8 +41,16 @@ std::vector<BenchCase> bench_cases(bool small) {
   }
   // Triangles: 4096 instances of two meshes, 6.7 million triangles placed, 3264 stored.
   cases.push_back({"instances:4096", size, 1, false, ""});
-  if (model_files_supported() && std::filesystem::is_regular_file(kSampleModel)) {
+  const bool model = model_files_supported() && std::filesystem::is_regular_file(kSampleModel);
+  if (model) {
     cases.push_back({kSampleModel, small ? "480x360" : "1920x1440", 1, false, "engine.glb"});
+  }
+  // Path tracing, one path per pixel and frame (up to 8 bounces, Russian roulette after 3).
+  cases.push_back({"cornell", size, 8, false, "", RenderMode::path});
+  cases.push_back({"instances:4096", size, 8, false, "", RenderMode::path});
+  if (model) {
+    cases.push_back(
+        {kSampleModel, small ? "480x360" : "1920x1440", 8, false, "engine.glb", RenderMode::path});
   }
   return cases;
 }
@@ -74,10 +83,11 @@ int pixels_matching_reference(const Scene& scene, const RenderSettings& settings
 }
 
 void print_header() {
-  std::cout << std::left << std::setw(16) << "scene" << std::setw(7) << "path" << std::right
-            << std::setw(11) << "size" << std::setw(9) << "spheres" << std::setw(11) << "triangles"
-            << std::setw(7) << "depth" << std::setw(10) << "bvh ms" << std::setw(10) << "trace ms"
-            << std::setw(9) << "copy ms" << std::setw(10) << "total ms" << std::setw(9) << "fps"
+  std::cout << std::left << std::setw(16) << "scene" << std::setw(8) << "mode" << std::setw(7)
+            << "accel" << std::right << std::setw(11) << "size" << std::setw(9) << "spheres"
+            << std::setw(11) << "triangles" << std::setw(7) << "depth" << std::setw(10) << "bvh ms"
+            << std::setw(10) << "trace ms" << std::setw(9) << "copy ms" << std::setw(10)
+            << "total ms" << std::setw(9) << "fps" << std::setw(10) << "Mrays/s"
             << "\n";
 }
 
@@ -97,6 +107,7 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
     const Scene scene = open_scene(c.scene);
     RenderSettings settings;
     if (!c.size.empty()) parse_size(c.size, &settings.width, &settings.height);
+    settings.mode = c.mode;
     settings.depth = c.depth;
     settings.use_bvh = !c.brute;
     settings = resolve_settings(scene, settings);
@@ -110,22 +121,24 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
     const std::size_t triangles = placed_triangle_count(scene);
     const std::string size = std::to_string(settings.width) + "x" + std::to_string(settings.height);
     const std::string label = c.label.empty() ? c.scene : c.label;
-    std::cout << std::left << std::setw(16) << label << std::setw(7) << (c.brute ? "brute" : "bvh")
-              << std::right << std::setw(11) << size << std::setw(9) << scene.spheres.size()
-              << std::setw(11) << triangles << std::setw(7) << settings.depth << std::setw(10)
-              << fixed(m.bvh_ms, 3) << std::setw(10) << fixed(m.trace_ms, 3) << std::setw(9)
-              << fixed(m.copy_ms, 3) << std::setw(10) << fixed(m.total_ms, 3) << std::setw(9)
-              << fixed(1000.0 / m.total_ms, 1) << std::endl;
+    std::cout << std::left << std::setw(16) << label << std::setw(8) << render_mode_name(c.mode)
+              << std::setw(7) << (c.brute ? "brute" : "bvh") << std::right << std::setw(11) << size
+              << std::setw(9) << scene.spheres.size() << std::setw(11) << triangles << std::setw(7)
+              << settings.depth << std::setw(10) << fixed(m.bvh_ms, 3) << std::setw(10)
+              << fixed(m.trace_ms, 3) << std::setw(9) << fixed(m.copy_ms, 3) << std::setw(10)
+              << fixed(m.total_ms, 3) << std::setw(9) << fixed(1000.0 / m.total_ms, 1)
+              << std::setw(10) << fixed(rays_per_second(m) * 1e-6, 0) << std::endl;
     json record = timings_json(m);
     record["scene"] = label;
-    record["path"] = c.brute ? "brute" : "bvh";
+    record["mode"] = render_mode_name(c.mode);
+    record["accel"] = c.brute ? "brute" : "bvh";
     record["width"] = settings.width;
     record["height"] = settings.height;
     record["spheres"] = scene.spheres.size();
     record["triangles"] = triangles;
     record["depth"] = settings.depth;
     record["fps"] = 1000.0 / m.total_ms;
-    if (triangles > 0) {
+    if (triangles > 0 || c.mode == RenderMode::path) {
       record["mesh_build_ms"] = renderer.mesh_build_ms();
       int checked = 0;
       const int matching = pixels_matching_reference(scene, settings, renderer.image(), &checked);
@@ -134,7 +147,9 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
       std::cout << "  (mesh BVHs built on the host in " << fixed(renderer.mesh_build_ms())
                 << " ms; " << matching << " of " << checked
                 << " pixels within 8/255 of the CPU reference)" << std::endl;
-      verified &= matching * 16 >= checked * 15;  // at least 15 in 16
+      // At least 15 in 16; a path whose float rounding differs turns elsewhere and lands on
+      // another colour, so path tracing (one path per pixel) needs 3 in 4.
+      verified &= matching * 16 >= checked * (c.mode == RenderMode::path ? 12 : 15);
     }
     records.push_back(record);
   }

@@ -96,7 +96,8 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
     RtMaterial material;
     cl_float4 base_color;
     cl_int front;
-    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, &normal, &material, &base_color, &front);
+    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, 1, &normal, &material, &base_color,
+               &front);
     if (rt_max_component(material.emission) > 0.0f) {
       // Emissive spheres and triangles are also reached by light sampling (planes are not).
       cl_float weight = 1.0f;

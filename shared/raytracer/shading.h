@@ -77,8 +77,8 @@ CLF_FUNCTION void rt_triangle_surface(RT_GLOBAL const RtMaterial* materials,
                                       RT_GLOBAL const RtTriangleShading* triangle_shading,
                                       RT_GLOBAL const RtTexture* textures,
                                       RT_GLOBAL const cl_uint* texels, RtHit hit,
-                                      cl_float4 direction, cl_float4* normal, RtMaterial* material,
-                                      cl_float4* base_color, cl_int* front) {
+                                      cl_float4 direction, cl_int linear, cl_float4* normal,
+                                      RtMaterial* material, cl_float4* base_color, cl_int* front) {
   const RtTriangle triangle = triangles[hit.index];
   const RtTriangleShading shading = triangle_shading[hit.index];
   const RtInstance instance = instances[hit.instance];
@@ -97,22 +97,24 @@ CLF_FUNCTION void rt_triangle_surface(RT_GLOBAL const RtMaterial* materials,
   if (material->texture >= 0) {
     const cl_float u = w * shading.uv01.x + hit.u * shading.uv01.z + hit.v * shading.uv2.x;
     const cl_float v = w * shading.uv01.y + hit.u * shading.uv01.w + hit.v * shading.uv2.y;
-    *base_color = rt_mul(*base_color, rt_sample_texture(textures, texels, material->texture, u, v));
+    *base_color =
+        rt_mul(*base_color, rt_sample_texture(textures, texels, material->texture, u, v, linear));
   }
 }
 
-// The surface at a hit point: its normal facing the viewer, material and colour there, and
-// whether the ray came from outside (front: the normal as the surface defines it faced it).
+// The surface at a hit point: its normal facing the viewer, material and colour there (textures
+// as linear light with `linear`, else as stored), and whether the ray came from outside (front:
+// the normal as the surface defines it faced it).
 CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl_float4 direction,
-                             cl_float4* normal, RtMaterial* material, cl_float4* base_color,
-                             cl_int* front) {
+                             cl_int linear, cl_float4* normal, RtMaterial* material,
+                             cl_float4* base_color, cl_int* front) {
   (void)lights;
   (void)nodes;
   (void)mesh_nodes;
   (void)emitters;
   if (hit.kind == RT_HIT_TRIANGLE) {
     rt_triangle_surface(materials, instances, triangles, triangle_shading, textures, texels, hit,
-                        direction, normal, material, base_color, front);
+                        direction, linear, normal, material, base_color, front);
     return;
   }
   if (hit.kind == RT_HIT_SPHERE) {
@@ -195,7 +197,8 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
     RtMaterial material;
     cl_float4 base_color;
     cl_int front;
-    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, &normal, &material, &base_color, &front);
+    rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, 0, &normal, &material, &base_color,
+               &front);
     const cl_float4 surface =
         rt_add(material.emission, rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point,
                                            normal, direction, counts));
