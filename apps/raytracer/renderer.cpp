@@ -35,7 +35,8 @@ bool same_frame(const RenderSettings& a, const RenderSettings& b) {
 
 DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_options)
     : runtime_(runtime),
-      render_kernel_(kernel(runtime, "kernels/raytracer/render.cl", "rt_render", build_options)),
+      whitted_kernel_(
+          kernel(runtime, "kernels/raytracer/render.cl", "rt_render_whitted", build_options)),
       bounds_spheres_kernel_(kernel(runtime, "kernels/raytracer/bvh_bounds.cl",
                                     "rt_bvh_bounds_spheres", build_options)),
       bounds_boxes_kernel_(
@@ -177,16 +178,17 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   ray_counts_->assign(std::vector<cl_uint>(6, 0));
 
   // 16 x 8 work-groups (rows of pixels share cache lines); smaller where the kernel allows less.
+  clf::CLKernel& render_kernel = this->render_kernel(settings.mode);
   std::size_t local_x = 16, local_y = 8;
-  while (local_x * local_y > render_kernel_.max_work_group_size() && local_y > 1) local_y /= 2;
+  while (local_x * local_y > render_kernel.max_work_group_size() && local_y > 1) local_y /= 2;
   const auto trace_start = std::chrono::steady_clock::now();
-  const clf::Event event = render_kernel_(
+  const clf::Event event = render_kernel(
       clf::Range::grid(settings.width, settings.height, local_x, local_y), params,
       clf::read_only(*spheres_), clf::read_only(*planes_), clf::read_only(*materials_),
       clf::read_only(*lights_), *nodes_, clf::read_only(*mesh_nodes_), clf::read_only(*instances_),
       clf::read_only(*triangles_), clf::read_only(*triangle_shading_), clf::read_only(*textures_),
       clf::read_only(*texels_), clf::read_only(*emitters_), *accumulation_, clf::write_only(*rgba_),
-      *ray_counts_);
+      *ray_counts_, clf::Local<cl_uint>{3});
   event.wait();
   timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
 
@@ -203,6 +205,15 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   timings.total_ms = since_ms(frame_start);
   timings.accumulated = ++frame_index_;
   return timings;
+}
+
+clf::CLKernel& DeviceRenderer::render_kernel(RenderMode mode) {
+  if (mode == RenderMode::whitted) return whitted_kernel_;
+  if (!path_kernel_) {
+    path_kernel_ = std::make_unique<clf::CLKernel>(
+        kernel(runtime_, "kernels/raytracer/render.cl", "rt_render_path", build_options_));
+  }
+  return *path_kernel_;
 }
 
 const std::vector<cl_uint>& DeviceRenderer::image() const {

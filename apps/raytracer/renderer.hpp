@@ -87,10 +87,12 @@ class DeviceRenderer {
   static std::vector<T> non_empty(const std::vector<T>& values);
   double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
   void set_meshes(const MeshGeometry& geometry);
+  clf::CLKernel& render_kernel(RenderMode mode);
 
   clf::Runtime& runtime_;
   Scene scene_;
-  clf::CLKernel render_kernel_;
+  clf::CLKernel whitted_kernel_;
+  std::unique_ptr<clf::CLKernel> path_kernel_;  // built on first use
   clf::CLKernel bounds_spheres_kernel_;
   clf::CLKernel bounds_boxes_kernel_;
   clf::CLKernel morton_kernel_;

@@ -1,7 +1,8 @@
-// One work-item per pixel: the shared per-pixel routine of shared/raytracer/raytracer.h in the
-// frame's mode, added to the running sum of the frames accumulated so far and written as RGBA
-// bytes. The rays traced are counted per work-group and added to ray_counts: three 64-bit
-// counters (primary, shadow, secondary) as low and high words.
+// One work-item per pixel: the shared per-pixel routine of shared/raytracer/raytracer.h, added to
+// the running sum of the frames accumulated so far and written as RGBA bytes. One kernel per
+// mode, so the Whitted kernel does not carry the path tracer's registers. The rays traced are
+// counted per work-group and added to ray_counts: three 64-bit counters (primary, shadow,
+// secondary) as low and high words.
 #include "shared/raytracer/raytracer.h"
 
 void add_to_counter(__global uint* counter, uint value) {
@@ -9,16 +10,21 @@ void add_to_counter(__global uint* counter, uint value) {
   if (before + value < before) atomic_inc(&counter[1]);  // the low word wrapped
 }
 
-__kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
-                        __global const RtPlane* planes, __global const RtMaterial* materials,
-                        __global const RtLight* lights, __global const RtBvhNode* nodes,
-                        __global const RtMeshNode* mesh_nodes, __global const RtInstance* instances,
-                        __global const RtTriangle* triangles,
-                        __global const RtTriangleShading* triangle_shading,
-                        __global const RtTexture* textures, __global const uint* texels,
-                        __global const RtEmitter* emitters, __global float4* accumulation,
-                        __global uint* rgba, __global uint* ray_counts) {
-  __local uint group_counts[3];
+#define RT_RENDER_PARAMETERS                                                                  \
+  RtFrameParams params, __global const RtSphere *spheres, __global const RtPlane *planes,     \
+      __global const RtMaterial *materials, __global const RtLight *lights,                   \
+      __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                 \
+      __global const RtInstance *instances, __global const RtTriangle *triangles,             \
+      __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures, \
+      __global const uint *texels, __global const RtEmitter *emitters,                        \
+      __global float4 *accumulation, __global uint *rgba, __global uint *ray_counts,          \
+      __local uint *group_counts
+
+#define RT_RENDER_ARGUMENTS params, RT_SCENE_ARGUMENTS, accumulation, rgba, ray_counts, group_counts
+
+// The frame in `mode` (a constant in each kernel below, so the other mode's code goes).
+inline void render(uint mode, RT_RENDER_PARAMETERS) {
+  params.mode = mode;
   const uint x = get_global_id(0);
   const uint y = get_global_id(1);
   const int first = get_local_id(0) == 0 && get_local_id(1) == 0;
@@ -33,7 +39,7 @@ __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
     const float4 color = rt_pixel(RT_SCENE_ARGUMENTS, &params, x, y, &counts);
     const uint pixel = y * params.width + x;
     float4 sum = accumulation[pixel];
-    rgba[pixel] = rt_accumulate(color, &sum, params.frame_index, params.mode);
+    rgba[pixel] = rt_accumulate(color, &sum, params.frame_index, mode);
     accumulation[pixel] = sum;
   }
   atomic_add(&group_counts[0], counts.primary);
@@ -46,3 +52,9 @@ __kernel void rt_render(RtFrameParams params, __global const RtSphere* spheres,
     }
   }
 }
+
+__kernel void rt_render_whitted(RT_RENDER_PARAMETERS) {
+  render(RT_MODE_WHITTED, RT_RENDER_ARGUMENTS);
+}
+
+__kernel void rt_render_path(RT_RENDER_PARAMETERS) { render(RT_MODE_PATH, RT_RENDER_ARGUMENTS); }
