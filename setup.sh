@@ -25,6 +25,8 @@ packages=(
   python3-matplotlib
   # cl-bench --peers: Boost.Compute (header-only) and CLBlast, optional at build time
   libboost-dev libclblast-dev
+  # cl-raytracer rays: Intel Embree 3, the CPU tracer ours is measured against (optional)
+  libembree-dev
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without

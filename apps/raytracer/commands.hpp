@@ -29,11 +29,23 @@ struct BenchCommand {
   std::string json;
 };
 
+// cl-raytracer rays: the same ray batches traced by the device and by Embree (ray_batch.hpp,
+// embree_tracer.hpp), verified against each other and the CPU reference, then timed.
+struct RaysCommand {
+  std::string scene = "instances:4096";
+  std::string size = "1920x1080";
+  int repeat = 5;        // timed runs per tracer and kind (after one warm-up); medians reported
+  unsigned threads = 0;  // Embree's host threads; 0: every hardware thread
+  bool no_embree = false;
+  std::string json;
+};
+
 // Parses "WxH" (clf::Error naming the option and value otherwise).
 void parse_size(const std::string& text, int* width, int* height);
 
-// Both print to stdout and return the process exit code; errors throw clf::Error.
+// Each prints to stdout and returns the process exit code; errors throw clf::Error.
 int run_render(const RenderCommand& command, clf::Runtime* runtime);
 int run_bench(const BenchCommand& command, clf::Runtime& runtime);
+int run_rays(const RaysCommand& command, clf::Runtime& runtime);
 
 }  // namespace raytracer

@@ -1,5 +1,6 @@
-// cl-raytracer: renders scenes headless (render), runs the benchmark suite (bench), and with a
-// display and GTK4 opens the interactive window (gui, the default when there is a display).
+// cl-raytracer: renders scenes headless (render), runs the benchmark suite (bench), measures
+// rays/s against Embree (rays), and with a display and GTK4 opens the interactive window (gui,
+// the default when there is a display).
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
@@ -49,6 +50,20 @@ int main(int argc, char** argv) {
   bench_app->add_option("--frames", bench.frames, "frames per case (default: 20 GPU, 3 CPU)");
   bench_app->add_flag("--full", bench.full, "every size even on a CPU device");
   bench_app->add_option("--json", bench.json, "write the results to this JSON file");
+
+  raytracer::RaysCommand rays;
+  auto* rays_app = app.add_subcommand(
+      "rays", "rays/s of the device against Intel Embree on the same rays, verified first");
+  rays_app->add_option("--scene", rays.scene, "a scene name, scene file or model, as for render")
+      ->capture_default_str();
+  rays_app->add_option("--size", rays.size, "image size WxH of the ray batches")
+      ->capture_default_str();
+  rays_app->add_option("--repeat", rays.repeat, "timed runs per tracer and ray kind (median)")
+      ->capture_default_str();
+  rays_app->add_option("--threads", rays.threads, "Embree's threads (0: every hardware thread)")
+      ->capture_default_str();
+  rays_app->add_flag("--no-embree", rays.no_embree, "time the device alone");
+  rays_app->add_option("--json", rays.json, "write the results to this JSON file");
 #if CLF_RAYTRACER_GUI
   raytracer::GuiOptions gui;
   auto* gui_app = app.add_subcommand("gui", "the interactive window (default with a display)");
@@ -83,6 +98,11 @@ int main(int argc, char** argv) {
       auto runtime = device.make_runtime();
       return raytracer::run_bench(bench, *runtime);
     }
+    if (rays_app->parsed()) {
+      device.request.profiling = true;  // kernel times from device events
+      auto runtime = device.make_runtime();
+      return raytracer::run_rays(rays, *runtime);
+    }
 #if CLF_RAYTRACER_GUI
     const bool has_display =
         std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
@@ -92,7 +112,8 @@ int main(int argc, char** argv) {
       return raytracer::run_gui(gui);
     }
 #endif
-    std::cerr << app.help() << "\ncl-raytracer: no display: use a subcommand (render, bench)\n";
+    std::cerr << app.help()
+              << "\ncl-raytracer: no display: use a subcommand (render, bench, rays)\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "cl-raytracer: " << error.what() << "\n";

@@ -16,6 +16,8 @@
 namespace raytracer {
 
 struct MeshGeometry;
+struct RayBatch;
+struct RayResults;
 
 // Milliseconds of one frame: device time from events on a profiling runtime, else wall-clock
 // around each stage (with the queue drained).
@@ -78,6 +80,10 @@ class DeviceRenderer {
   // The nearest sphere along each ray, by the BVH or by testing every sphere (tests).
   std::vector<RtHit> query(const std::vector<cl_float4>& origins,
                            const std::vector<cl_float4>& directions, bool use_bvh);
+  // Traces a ray batch (apps/raytracer/ray_batch.hpp) `repeat` times with the frames' rt_trace
+  // through the BVHs and returns each launch's milliseconds (device events on a profiling
+  // runtime); the last launch's answers go to *results. In renderer_rays.cpp.
+  std::vector<double> trace_rays(const RayBatch& batch, int repeat, RayResults* results);
 
   const Scene& scene() const { return scene_; }
   clf::Runtime& runtime() { return runtime_; }
@@ -101,6 +107,9 @@ class DeviceRenderer {
   clf::CLKernel refit_kernel_;
   std::string build_options_;
   std::unique_ptr<clf::CLKernel> query_kernel_;  // built on first use (tests only)
+  // trace_rays's kernels, built on first use.
+  std::unique_ptr<clf::CLKernel> nearest_rays_kernel_;
+  std::unique_ptr<clf::CLKernel> occluded_rays_kernel_;
   clf::primitives::Sorter sorter_;
 
   std::unique_ptr<clf::Buffer<RtSphere>> spheres_;

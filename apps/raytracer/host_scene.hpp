@@ -1,0 +1,40 @@
+// A scene's arrays on the host, as the shared code of shared/raytracer/ traces them: the mesh
+// geometry (apps/raytracer/mesh_geometry.hpp), the sphere BVH and the emitters, built once, and
+// rt_trace and rt_surface called on them. The ray batches (ray_batch.hpp) are generated with
+// it and checked against it.
+#pragma once
+
+#include <vector>
+
+#include "apps/raytracer/emitters.hpp"
+#include "apps/raytracer/mesh_geometry.hpp"
+#include "apps/raytracer/render_settings.hpp"
+
+namespace raytracer {
+
+class HostScene {
+ public:
+  // Builds the BVHs (throws clf::Error as build_mesh_geometry does). Keeps a reference to
+  // `scene`, which must outlive this object. The mesh geometry is the one DeviceRenderer builds
+  // from the same scene (the build is deterministic), so triangle and instance indices agree.
+  explicit HostScene(const Scene& scene);
+
+  const Scene& scene() const { return scene_; }
+  const MeshGeometry& geometry() const { return geometry_; }
+
+  // The nearest surface (or, with any_hit, any surface) along o + t d, RT_EPSILON < t < t_max:
+  // the renderer's rt_trace through the BVHs.
+  RtHit trace(cl_float4 origin, cl_float4 direction, float t_max, bool any_hit) const;
+  // The unit normal at a hit, turned towards the ray's origin (smooth where the mesh is): the
+  // renderer's rt_surface.
+  cl_float4 normal(const RtHit& hit, cl_float4 origin, cl_float4 direction) const;
+
+ private:
+  const Scene& scene_;
+  const MeshGeometry geometry_;
+  const std::vector<RtBvhNode> sphere_nodes_;
+  const EmitterList emitters_;
+  const RtFrameParams params_;
+};
+
+}  // namespace raytracer
