@@ -12,10 +12,10 @@ RenderSettings bvh_settings(const Scene& scene) {
 
 }  // namespace
 
-HostScene::HostScene(const Scene& scene)
+HostScene::HostScene(const Scene& scene, bool sphere_bvh)
     : scene_(scene),
       geometry_(build_mesh_geometry(scene)),
-      sphere_nodes_(build_bvh_reference(scene.spheres)),
+      sphere_nodes_(sphere_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{}),
       emitters_(build_emitters(scene)),
       params_(make_frame_params(scene, bvh_settings(scene), 0,
                                 static_cast<cl_uint>(geometry_.instances.size()), emitters_)) {}
@@ -40,6 +40,11 @@ cl_float4 HostScene::normal(const RtHit& hit, cl_float4 origin, cl_float4 direct
   rt_surface(HOST_SCENE_ARGUMENTS, hit, point, direction, linear, &normal, &material, &base_color,
              &front);
   return normal;
+}
+
+cl_float4 HostScene::pixel(const RtFrameParams& params, int x, int y, RtRayCounts* counts) const {
+  return rt_pixel(HOST_SCENE_ARGUMENTS, &params, static_cast<cl_uint>(x), static_cast<cl_uint>(y),
+                  counts);
 }
 
 }  // namespace raytracer

@@ -1,7 +1,7 @@
 // A scene's arrays on the host, as the shared code of shared/raytracer/ traces them: the mesh
 // geometry (apps/raytracer/mesh_geometry.hpp), the sphere BVH and the emitters, built once, and
-// rt_trace and rt_surface called on them. The ray batches (ray_batch.hpp) are generated with
-// it and checked against it.
+// rt_trace, rt_surface and rt_pixel called on them: the CPU reference renderer draws with it,
+// and the ray batches (ray_batch.hpp) are generated with it and checked against it.
 #pragma once
 
 #include <vector>
@@ -17,10 +17,13 @@ class HostScene {
   // Builds the BVHs (throws clf::Error as build_mesh_geometry does). Keeps a reference to
   // `scene`, which must outlive this object. The mesh geometry is the one DeviceRenderer builds
   // from the same scene (the build is deterministic), so triangle and instance indices agree.
-  explicit HostScene(const Scene& scene);
+  // Without sphere_bvh the sphere BVH is left out (frames whose params say use_bvh = 0 test
+  // every sphere).
+  explicit HostScene(const Scene& scene, bool sphere_bvh = true);
 
   const Scene& scene() const { return scene_; }
   const MeshGeometry& geometry() const { return geometry_; }
+  const EmitterList& emitters() const { return emitters_; }
 
   // The nearest surface (or, with any_hit, any surface) along o + t d, RT_EPSILON < t < t_max:
   // the renderer's rt_trace through the BVHs.
@@ -28,6 +31,9 @@ class HostScene {
   // The unit normal at a hit, turned towards the ray's origin (smooth where the mesh is): the
   // renderer's rt_surface.
   cl_float4 normal(const RtHit& hit, cl_float4 origin, cl_float4 direction) const;
+  // Pixel (x, y) of the frame `params` describes (make_frame_params with this scene's
+  // instances and emitters): the renderer's rt_pixel.
+  cl_float4 pixel(const RtFrameParams& params, int x, int y, RtRayCounts* counts) const;
 
  private:
   const Scene& scene_;

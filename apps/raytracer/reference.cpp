@@ -5,7 +5,7 @@
 #include <numeric>
 #include <thread>
 
-#include "apps/raytracer/mesh_geometry.hpp"
+#include "apps/raytracer/host_scene.hpp"
 #include "apps/raytracer/render_settings.hpp"
 #include "framework/error.hpp"
 
@@ -143,20 +143,16 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
 
 namespace {
 
-// What the shared per-pixel code traces on the host: the mesh arrays, the sphere BVH and the
-// emitters, built once per render.
+// Frames of a scene drawn on the host.
 class ReferenceTracer {
  public:
   ReferenceTracer(const Scene& scene, const RenderSettings& settings)
-      : scene_(scene),
-        settings_(settings),
-        geometry_(build_mesh_geometry(scene)),
-        nodes_(settings.use_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{}),
-        emitters_(build_emitters(scene)) {}
+      : settings_(settings), host_(scene, settings.use_bvh) {}
 
   RtFrameParams frame(cl_uint frame_index) const {
-    return make_frame_params(scene_, settings_, frame_index,
-                             static_cast<cl_uint>(geometry_.instances.size()), emitters_);
+    return make_frame_params(host_.scene(), settings_, frame_index,
+                             static_cast<cl_uint>(host_.geometry().instances.size()),
+                             host_.emitters());
   }
 
   // Pixel (x, y) averaged over the frames, summed in the device's order.
@@ -164,23 +160,15 @@ class ReferenceTracer {
     cl_float4 sum = rt_vec(0, 0, 0);
     for (const RtFrameParams& params : frames) {
       RtRayCounts counts{};
-      const cl_float4 color =
-          rt_pixel(scene_.spheres.data(), scene_.planes.data(), scene_.materials.data(),
-                   scene_.lights.data(), nodes_.data(), geometry_.nodes.data(),
-                   geometry_.instances.data(), geometry_.triangles.data(), geometry_.shading.data(),
-                   geometry_.textures.data(), geometry_.texels.data(), emitters_.emitters.data(),
-                   &params, static_cast<cl_uint>(x), static_cast<cl_uint>(y), &counts);
+      const cl_float4 color = host_.pixel(params, x, y, &counts);
       sum = &params == &frames.front() ? color : rt_add(sum, color);
     }
     return rt_scale(sum, 1.0f / static_cast<cl_float>(frames.size()));
   }
 
  private:
-  const Scene& scene_;
   const RenderSettings settings_;
-  const MeshGeometry geometry_;
-  const std::vector<RtBvhNode> nodes_;
-  const EmitterList emitters_;
+  const HostScene host_;
 };
 
 std::vector<RtFrameParams> frame_list(const ReferenceTracer& tracer, int first, int frames) {
