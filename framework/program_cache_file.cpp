@@ -1,15 +1,13 @@
 #include "framework/program_cache_file.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <iterator>
 #include <sstream>
-#include <thread>
 
-#include <unistd.h>
+#include "framework/atomic_file.hpp"
+#include "framework/error.hpp"
 
 namespace clf {
 
@@ -151,33 +149,14 @@ std::optional<ProgramCacheEntry> decode_program_cache_entry(std::string_view byt
 
 bool save_program_cache_entry(const std::filesystem::path& file, const std::string& key,
                               const ProgramCacheEntry& entry) {
-  std::error_code error;
-  std::filesystem::create_directories(file.parent_path(), error);
-  // A name no other writer uses (process, thread, call), renamed into place once complete: a
-  // reader sees the old file or the new one, and a writer killed midway leaves only its
-  // temporary file behind.
-  static std::atomic<unsigned> calls{0};
-  const std::filesystem::path temporary =
-      file.string() + ".tmp." + std::to_string(::getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + "." +
-      std::to_string(calls++);
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) return false;
-    const std::string bytes = encode_program_cache_entry(key, entry);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) {
-      out.close();
-      std::filesystem::remove(temporary, error);
-      return false;
-    }
-  }
-  std::filesystem::rename(temporary, file, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
+  // Atomic: a reader sees the old entry or the new one, and a writer killed midway leaves only
+  // its temporary file behind.
+  try {
+    write_file_atomically(file, encode_program_cache_entry(key, entry));
+    return true;
+  } catch (const Error&) {
     return false;
   }
-  return true;
 }
 
 std::optional<ProgramCacheEntry> load_program_cache_entry(const std::filesystem::path& file,

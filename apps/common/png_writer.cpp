@@ -2,14 +2,23 @@
 
 #include <png.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <string>
 
+#include "framework/atomic_file.hpp"
 #include "framework/error.hpp"
 
 namespace app_common {
+
+namespace {
+
+void append_to_string(png_structp png, png_bytep data, png_size_t bytes) {
+  static_cast<std::string*>(png_get_io_ptr(png))
+      ->append(reinterpret_cast<const char*>(data), bytes);
+}
+
+void no_flush(png_structp) {}
+
+}  // namespace
 
 void write_png(const std::string& path, int width, int height,
                const std::vector<std::uint8_t>& rgba) {
@@ -18,19 +27,15 @@ void write_png(const std::string& path, int width, int height,
     throw clf::Error(path + ": " + std::to_string(rgba.size()) + " bytes are not a " +
                      std::to_string(width) + "x" + std::to_string(height) + " RGBA image");
   }
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ignored;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) throw clf::Error(path + ": cannot write: " + std::strerror(errno));
+  // Encoded in memory, then written atomically: a viewer never sees half an image.
+  std::string encoded;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
   if (png == nullptr || info == nullptr || setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
-    std::fclose(file);
-    throw clf::Error(path + ": libpng failed to write the image");
+    throw clf::Error(path + ": libpng failed to encode the image");
   }
-  png_init_io(png, file);
+  png_set_write_fn(png, &encoded, append_to_string, no_flush);
   png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
                PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
@@ -41,7 +46,7 @@ void write_png(const std::string& path, int width, int height,
   }
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  if (std::fclose(file) != 0) throw clf::Error(path + ": cannot write: " + std::strerror(errno));
+  clf::write_file_atomically(path, encoded);
 }
 
 void write_png(const std::string& path, int width, int height, const std::vector<cl_uint>& rgba) {

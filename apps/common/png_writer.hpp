@@ -9,8 +9,9 @@
 
 namespace app_common {
 
-// Writes 8-bit RGBA pixels, 4 bytes per pixel in R, G, B, A order, as a PNG; creates the parent
-// directory. Throws clf::Error naming the file on failure or on a size that does not match.
+// Writes 8-bit RGBA pixels, 4 bytes per pixel in R, G, B, A order, as a PNG, atomically
+// (clf::write_file_atomically); creates the parent directory. Throws clf::Error naming the file on
+// failure or on a size that does not match.
 void write_png(const std::string& path, int width, int height,
                const std::vector<std::uint8_t>& rgba);
 // The same for pixels packed into one cl_uint each, R in the low byte (as kernels write them).

@@ -1,11 +1,10 @@
 #include "apps/raytracer/frame_stats.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
-#include "framework/error.hpp"
+#include "framework/atomic_file.hpp"
 
 namespace raytracer {
 
@@ -51,9 +50,7 @@ std::string describe_rays(const FrameTimings& t) {
 }
 
 void write_json(const std::string& path, const json& value) {
-  std::ofstream out(path);
-  out << value.dump(2) << "\n";
-  if (!out) throw clf::Error(path + ": cannot write the statistics");
+  clf::write_file_atomically(path, value.dump(2) + "\n");
 }
 
 FrameTimings summarise(const std::vector<FrameTimings>& frames) {

@@ -5,13 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <ostream>
-#include <thread>
+
+#include "framework/atomic_file.hpp"
+#include "framework/error.hpp"
 
 namespace mankalah::endgame {
 
@@ -37,26 +37,6 @@ static_assert(sizeof(LevelHeader) <= kHeaderBytes);
 }
 
 std::string system_error() { return std::strerror(errno); }
-
-// A name no other process, thread or call uses, next to `path` (so the rename stays in one
-// file system).
-std::filesystem::path temporary_path(const std::filesystem::path& path) {
-  static std::atomic<unsigned> calls{0};
-  const std::size_t thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
-  return path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(thread) + "." +
-         std::to_string(calls++);
-}
-
-void write_all(int fd, const void* data, std::size_t bytes, const std::filesystem::path& path) {
-  const char* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t written = ::write(fd, p, bytes);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) fail(path, "cannot write: " + system_error());
-    p += written;
-    bytes -= static_cast<std::size_t>(written);
-  }
-}
 
 }  // namespace
 
@@ -101,22 +81,10 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
 
 void write_atomically(const std::filesystem::path& path,
                       std::initializer_list<std::pair<const void*, std::size_t>> parts) {
-  const std::filesystem::path temporary = temporary_path(path);
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) fail(temporary, "cannot create: " + system_error());
   try {
-    for (const auto& [data, bytes] : parts) write_all(fd, data, bytes, temporary);
-    if (::fsync(fd) != 0) fail(temporary, "cannot flush: " + system_error());
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw;
-  }
-  ::close(fd);
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = system_error();
-    ::unlink(temporary.c_str());
-    fail(path, "cannot rename " + temporary.string() + " to it: " + why);
+    clf::write_file_atomically(path, parts);
+  } catch (const clf::Error& error) {
+    throw DatabaseError(std::string("endgame database file ") + error.what());
   }
 }
 
