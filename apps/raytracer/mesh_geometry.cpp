@@ -128,6 +128,27 @@ std::size_t placed_triangle_count(const Scene& scene) {
   return n;
 }
 
+Box scene_bounds(const Scene& scene) {
+  Box bounds;
+  for (const RtSphere& sphere : scene.spheres) {
+    const cl_float4 c = sphere.center_radius;
+    const float lo[3] = {c.x - c.w, c.y - c.w, c.z - c.w};
+    const float hi[3] = {c.x + c.w, c.y + c.w, c.z + c.w};
+    bounds.extend(lo);
+    bounds.extend(hi);
+  }
+  std::vector<Box> mesh_boxes(scene.meshes.size());
+  for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
+    for (const RtTriangle& t : scene.meshes[i]->triangles) mesh_boxes[i].extend(triangle_box(t));
+  }
+  for (const MeshInstance& instance : scene.instances) {
+    if (instance.mesh >= mesh_boxes.size() || scene.meshes[instance.mesh]->triangles.empty())
+      continue;
+    bounds.extend(transformed_box(instance.transform, mesh_boxes[instance.mesh]));
+  }
+  return bounds;
+}
+
 MeshGeometry build_mesh_geometry(const Scene& scene) {
   MeshGeometry geometry;
   append_textures(scene, geometry);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "apps/raytracer/sah_bvh.hpp"
 #include "apps/raytracer/scene.hpp"
 
 namespace raytracer {
@@ -27,5 +28,9 @@ MeshGeometry build_mesh_geometry(const Scene& scene);
 
 // Triangles as placed in the world: each instance counts its mesh's.
 std::size_t placed_triangle_count(const Scene& scene);
+
+// The world box around the spheres and the placed meshes (planes are unbounded and left out);
+// empty (min above max) when the scene has neither.
+Box scene_bounds(const Scene& scene);
 
 }  // namespace raytracer

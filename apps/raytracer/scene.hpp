@@ -38,6 +38,13 @@ struct Scene {
   std::vector<MeshInstance> instances;
   std::vector<std::shared_ptr<const SceneTexture>> textures;  // RtMaterial::texture indexes these
   std::vector<MeshFileReference> mesh_files;  // named by a scene file, not loaded yet
+  // The model files loaded into meshes and instances (a scene file's, or the model opened alone):
+  // a saved scene file names them again instead of holding their triangles.
+  std::vector<MeshFileReference> placed_mesh_files;
+  // Materials from this index on came with those model files (a saved scene leaves them to the
+  // models); the ones before it are the scene's own.
+  std::size_t first_model_material = kNoModelMaterials;
+  static constexpr std::size_t kNoModelMaterials = static_cast<std::size_t>(-1);
   CameraView camera;
   Vec3 background{0, 0, 0};
   int width = 640;  // the size the scene is meant for (--size overrides)

@@ -238,26 +238,25 @@ class SceneReader {
 
   // Optional "scale" (a number or [x, y, z]), "rotate" ([x, y, z] degrees, applied about x, then
   // y, then z) and "translate", applied in that order.
-  Transform placement(const json& mesh, const std::string& path) const {
-    Transform scale;
+  MeshPlacement placement(const json& mesh, const std::string& path) const {
+    MeshPlacement placement;
+    const auto store = [](const Vec3& v, float(&to)[3]) {
+      to[0] = v.x;
+      to[1] = v.y;
+      to[2] = v.z;
+    };
     if (const auto it = mesh.find("scale"); it != mesh.end()) {
       const Vec3 s = it->is_number()
                          ? Vec3{number(*it, path + ".scale"), it->get<float>(), it->get<float>()}
                          : vec3(*it, path + ".scale");
       if (s.x == 0 || s.y == 0 || s.z == 0) fail(path + ".scale", "must not be zero");
-      scale = Transform::scale(s.x, s.y, s.z);
+      store(s, placement.scale);
     }
-    Transform rotate;
-    if (const auto it = mesh.find("rotate"); it != mesh.end()) {
-      const Vec3 r = vec3(*it, path + ".rotate");
-      const float radians = 3.14159265f / 180.0f;
-      rotate = Transform::rotation(2, r.z * radians) * Transform::rotation(1, r.y * radians) *
-               Transform::rotation(0, r.x * radians);
-    }
-    Vec3 t{};
+    if (const auto it = mesh.find("rotate"); it != mesh.end())
+      store(vec3(*it, path + ".rotate"), placement.rotate_degrees);
     if (const auto it = mesh.find("translate"); it != mesh.end())
-      t = vec3(*it, path + ".translate");
-    return Transform::translation(t.x, t.y, t.z) * rotate * scale;
+      store(vec3(*it, path + ".translate"), placement.translate);
+    return placement;
   }
 
   template <typename MaterialOf>
@@ -277,7 +276,7 @@ class SceneReader {
                            ? named.string()
                            : (std::filesystem::path(file_).parent_path() / named).string();
       reference.json_path = path;
-      reference.transform = placement(m, path);
+      reference.placement = placement(m, path);
       if (m.contains("material")) reference.material = static_cast<cl_int>(material_of(m, path));
       scene.mesh_files.push_back(reference);
     }

@@ -92,4 +92,13 @@ Transform Transform::inverse() const {
   return r;
 }
 
+Transform MeshPlacement::transform() const {
+  const float radians = 3.14159265f / 180.0f;
+  const Transform rotate = Transform::rotation(2, rotate_degrees[2] * radians) *
+                           Transform::rotation(1, rotate_degrees[1] * radians) *
+                           Transform::rotation(0, rotate_degrees[0] * radians);
+  return Transform::translation(translate[0], translate[1], translate[2]) * rotate *
+         Transform::scale(scale[0], scale[1], scale[2]);
+}
+
 }  // namespace raytracer

@@ -37,12 +37,21 @@ struct MeshInstance {
   cl_int material = -1;  // replaces the mesh's materials; -1: keep them
 };
 
+// A placement as scene files write it: scale, then rotations about x, y and z, then translation.
+// Kept as these numbers (not only as the matrix) so that a saved scene file says what was read.
+struct MeshPlacement {
+  float scale[3] = {1, 1, 1};
+  float rotate_degrees[3] = {0, 0, 0};
+  float translate[3] = {0, 0, 0};
+  Transform transform() const;
+};
+
 // A model file a scene file names (its "meshes" list), loaded after the scene file is read
 // (apps/raytracer/scene_source.hpp), since the model loaders are a library of their own.
 struct MeshFileReference {
   std::string file;       // relative paths are resolved from the scene file's folder
   std::string json_path;  // where the scene file names it ("meshes[2]"), for errors
-  Transform transform;
+  MeshPlacement placement;
   cl_int material = -1;  // a material of the scene replacing the model's, -1: the model's
 };
 

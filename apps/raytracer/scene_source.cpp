@@ -26,6 +26,8 @@ namespace {
 bool model_files_supported() { return CLF_RAYTRACER_MODELS != 0; }
 
 void load_mesh_files(Scene& scene) {
+  if (!scene.mesh_files.empty() && scene.first_model_material == Scene::kNoModelMaterials)
+    scene.first_model_material = scene.materials.size();
 #if CLF_RAYTRACER_MODELS
   // A file named again is placed again, not loaded again: its meshes are stored once.
   std::map<std::string, std::pair<model::Model, std::uint32_t>> loaded;
@@ -43,19 +45,26 @@ void load_mesh_files(Scene& scene) {
       const std::uint32_t first_mesh = model::add_model_meshes(model, scene);
       it = loaded.emplace(reference.file, std::make_pair(std::move(model), first_mesh)).first;
     }
-    model::add_model_instances(it->second.first, it->second.second, reference.transform,
+    model::add_model_instances(it->second.first, it->second.second, reference.placement.transform(),
                                reference.material, scene);
 #else
     no_model_library(scene.name + ": " + reference.json_path + ".file");
 #endif
   }
+  scene.placed_mesh_files.insert(scene.placed_mesh_files.end(), scene.mesh_files.begin(),
+                                 scene.mesh_files.end());
   scene.mesh_files.clear();
 }
 
 Scene open_scene(const std::string& name_or_file) {
   if (has_model_file_extension(name_or_file)) {
 #if CLF_RAYTRACER_MODELS
-    return model::scene_from_model(model::load_model(name_or_file));
+    Scene scene = model::scene_from_model(model::load_model(name_or_file));
+    MeshFileReference placed;
+    placed.file = name_or_file;
+    scene.placed_mesh_files.push_back(placed);
+    scene.first_model_material = 0;
+    return scene;
 #else
     no_model_library(name_or_file);
 #endif

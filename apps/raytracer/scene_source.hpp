@@ -9,11 +9,12 @@
 
 namespace raytracer {
 
-// Throws clf::Error naming the file (and, for a scene file, the JSON path) and what is wrong.
+// A model file opened alone is listed in Scene::placed_mesh_files, placed as it is. Throws
+// clf::Error naming the file (and, for a scene file, the JSON path) and what is wrong.
 Scene open_scene(const std::string& name_or_file);
 
-// Loads the model files a scene file named (Scene::mesh_files) into its meshes and empties the
-// list. Errors name the scene file, the JSON path and the loader's message.
+// Loads the model files a scene file named (Scene::mesh_files) into its meshes and moves them to
+// Scene::placed_mesh_files. Errors name the scene file, the JSON path and the loader's message.
 void load_mesh_files(Scene& scene);
 
 // Whether model files can be loaded in this build.
