@@ -3,6 +3,9 @@
 // errors about meshes name the file, the JSON path and what is wrong.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "apps/raytracer/scene_json_writer.hpp"
 #include "apps/raytracer/scene_source.hpp"
 #include "framework/error.hpp"
 #include "raytracer_model_test_support.hpp"
@@ -134,6 +137,60 @@ TEST(RaytracerModelScenes, MeshErrorsNameFilePathAndReason) {
   expect_scene_error(R"([{"file": "cube.obj", "material": "silver"}])",
                      "meshes[0].material: unknown material 'silver'");
   expect_scene_error(R"({"file": "cube.obj"})", "meshes: expected an array");
+}
+
+// What a saved scene must keep of one with models: the same instances (mesh, placement,
+// material override) and triangles, the scene's own materials, camera and lights.
+void expect_same_placed_models(const Scene& a, const Scene& b) {
+  EXPECT_EQ(a.meshes.size(), b.meshes.size());
+  EXPECT_EQ(a.materials.size(), b.materials.size());
+  EXPECT_EQ(a.first_model_material, b.first_model_material);
+  ASSERT_EQ(a.instances.size(), b.instances.size());
+  for (std::size_t i = 0; i < a.instances.size(); ++i) {
+    EXPECT_EQ(a.instances[i].mesh, b.instances[i].mesh);
+    EXPECT_EQ(a.instances[i].material, b.instances[i].material);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c)
+        EXPECT_EQ(a.instances[i].transform.m[r][c], b.instances[i].transform.m[r][c]);
+  }
+  for (std::size_t i = 0; i < a.meshes.size(); ++i)
+    EXPECT_EQ(a.meshes[i]->triangles.size(), b.meshes[i]->triangles.size());
+  EXPECT_EQ(a.camera.position.z, b.camera.position.z);
+  EXPECT_EQ(a.camera.right_handed, b.camera.right_handed);
+  ASSERT_EQ(a.lights.size(), b.lights.size());
+  EXPECT_EQ(a.lights[0].position.x, b.lights[0].position.x);
+}
+
+TEST(RaytracerModelScenes, SavedSceneNamesItsModelFiles) {
+  const std::string source =
+      cube_scene_file("saved", R"([{"file": "cube.obj", "translate": [-2, 0, 0]},
+                   {"file": "cube.obj", "translate": [2, 0.5, 1], "rotate": [0, 45, 0],
+                    "scale": 0.5, "material": "gold"}])");
+  const Scene scene = open_scene(source);
+  EXPECT_EQ(scene.first_model_material, 2u) << "floor and gold are the scene's own";
+  const std::string saved = (scratch_directory("saved_copy") / "copy.json").string();
+  save_scene_file(scene, saved);
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(saved));
+  ASSERT_EQ(json["meshes"].size(), 2u);
+  EXPECT_EQ(json["meshes"][0]["file"], "../models_saved/cube.obj") << "named, not inlined";
+  EXPECT_EQ(json["materials"].size(), 2u) << "the cube's own material stays in the cube";
+  expect_same_placed_models(scene, open_scene(saved));
+}
+
+TEST(RaytracerModelScenes, ModelOpenedAloneSavesAsASceneNamingIt) {
+  const auto dir = scratch_directory("alone");
+  write_file(dir / "cube.obj", kCubeObj);
+  const Scene scene = open_scene((dir / "cube.obj").string());
+  ASSERT_EQ(scene.placed_mesh_files.size(), 1u);
+  const std::string saved = (dir / "scene.json").string();
+  save_scene_file(scene, saved);
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(saved));
+  EXPECT_EQ(json["meshes"][0]["file"], "cube.obj");
+  EXPECT_EQ(json["meshes"][0].size(), 1u) << "placed as it is: no scale, rotation or move";
+  const Scene read = open_scene(saved);
+  expect_same_placed_models(scene, read);
+  EXPECT_EQ(read.width, scene.width);
+  EXPECT_EQ(read.background.z, scene.background.z);
 }
 
 }  // namespace
