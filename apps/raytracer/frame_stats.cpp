@@ -76,4 +76,9 @@ FrameTimings summarise(const std::vector<FrameTimings>& frames) {
   return m;
 }
 
+std::uint64_t samples_per_pixel(const FrameTimings& t, int aa) {
+  return static_cast<std::uint64_t>(t.accumulated) * static_cast<std::uint64_t>(aa) *
+         static_cast<std::uint64_t>(aa);
+}
+
 }  // namespace raytracer
