@@ -4,6 +4,19 @@
 
 namespace clf::gtk {
 
+GtkWidget* label(const char* text, const char* css_class, GtkAlign align) {
+  GtkWidget* l = gtk_label_new(text);
+  if (css_class != nullptr) gtk_widget_add_css_class(l, css_class);
+  gtk_widget_set_halign(l, align);
+  return l;
+}
+
+GtkWidget* button(const char* text, void (*clicked)(GtkButton*, gpointer), gpointer data) {
+  GtkWidget* b = gtk_button_new_with_mnemonic(text);
+  g_signal_connect(b, "clicked", G_CALLBACK(clicked), data);
+  return b;
+}
+
 GtkWidget* append_labelled(GtkWidget* box, const char* caption, GtkWidget* control) {
   GtkWidget* label = gtk_label_new(caption);
   gtk_widget_set_halign(label, GTK_ALIGN_START);

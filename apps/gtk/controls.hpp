@@ -8,6 +8,11 @@
 
 namespace clf::gtk {
 
+// A label with an optional CSS class ("heading", "dim-label", or the app's own).
+GtkWidget* label(const char* text, const char* css_class, GtkAlign align = GTK_ALIGN_CENTER);
+// A button whose text may carry a mnemonic ("_Open"), calling `clicked` with `data`.
+GtkWidget* button(const char* text, void (*clicked)(GtkButton*, gpointer), gpointer data);
+
 // Appends a start-aligned caption and `control` below it to the vertical box; returns control.
 GtkWidget* append_labelled(GtkWidget* box, const char* caption, GtkWidget* control);
 

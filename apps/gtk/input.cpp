@@ -5,6 +5,7 @@ namespace clf::gtk {
 void add_pointer_handlers(GtkWidget* view, const PointerHandlers& handlers, gpointer data) {
   if (handlers.drag_begin || handlers.drag_update || handlers.drag_end) {
     GtkGesture* drag = gtk_gesture_drag_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), handlers.drag_button);
     if (handlers.drag_begin) {
       g_signal_connect(drag, "drag-begin", G_CALLBACK(handlers.drag_begin), data);
     }
@@ -27,12 +28,14 @@ void add_pointer_handlers(GtkWidget* view, const PointerHandlers& handlers, gpoi
   }
 }
 
-void add_window_keys(GtkWindow* window, KeyHandler on_key, gpointer data, KeyPhase phase) {
+void add_window_keys(GtkWindow* window, KeyHandler on_key, gpointer data, KeyPhase phase,
+                     KeyReleaseHandler on_release) {
   GtkEventController* keys = gtk_event_controller_key_new();
   if (phase == KeyPhase::capture) {
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
   }
   g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), data);
+  if (on_release) g_signal_connect(keys, "key-released", G_CALLBACK(on_release), data);
   gtk_widget_add_controller(GTK_WIDGET(window), keys);
 }
 

@@ -8,6 +8,9 @@
 namespace clf::gtk {
 
 struct PointerHandlers {
+  // The mouse button that drags (GDK_BUTTON_PRIMARY, ...; 0: any, the handlers can ask
+  // gtk_gesture_single_get_current_button which).
+  guint drag_button = GDK_BUTTON_PRIMARY;
   void (*drag_begin)(GtkGestureDrag*, double x, double y, gpointer data) = nullptr;
   void (*drag_update)(GtkGestureDrag*, double dx, double dy, gpointer data) = nullptr;
   void (*drag_end)(GtkGestureDrag*, double dx, double dy, gpointer data) = nullptr;
@@ -27,7 +30,12 @@ enum class KeyPhase {
   capture,  // every key, before a focused button can swallow it
 };
 
-// Calls `on_key` for the keys pressed in `window`.
-void add_window_keys(GtkWindow* window, KeyHandler on_key, gpointer data, KeyPhase phase);
+using KeyReleaseHandler = void (*)(GtkEventControllerKey*, guint key, guint code,
+                                   GdkModifierType state, gpointer data);
+
+// Calls `on_key` for the keys pressed in `window`, and `on_release` (where given) for those let
+// go (keys held down, e.g. to fly).
+void add_window_keys(GtkWindow* window, KeyHandler on_key, gpointer data, KeyPhase phase,
+                     KeyReleaseHandler on_release = nullptr);
 
 }  // namespace clf::gtk

@@ -175,19 +175,6 @@ void load_board_css() {
   g_object_unref(css);
 }
 
-GtkWidget* label(const char* text, const char* css_class, GtkAlign align) {
-  GtkWidget* l = gtk_label_new(text);
-  if (css_class != nullptr) gtk_widget_add_css_class(l, css_class);
-  gtk_widget_set_halign(l, align);
-  return l;
-}
-
-GtkWidget* button(const char* text, void (*clicked)(GtkButton*, gpointer), Gui* g) {
-  GtkWidget* b = gtk_button_new_with_mnemonic(text);
-  g_signal_connect(b, "clicked", G_CALLBACK(clicked), g);
-  return b;
-}
-
 std::string Gui::side_title(int side) const {
   const bool human = side == session.human_side();
   std::string text = std::string(side_name(side)) + "  \u00b7  " +

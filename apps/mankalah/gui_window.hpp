@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "apps/gtk/controls.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
 #include "apps/mankalah/endgame/database_builder.hpp"
@@ -188,10 +189,8 @@ struct Gui {
 
 inline Gui* gui_of(gpointer data) { return static_cast<Gui*>(data); }
 
-// A label with an optional CSS class.
-GtkWidget* label(const char* text, const char* css_class, GtkAlign align = GTK_ALIGN_CENTER);
-// A button whose label has a mnemonic (_N), clicked calling `clicked` with the Gui.
-GtkWidget* button(const char* text, void (*clicked)(GtkButton*, gpointer), Gui* g);
+using clf::gtk::button;
+using clf::gtk::label;
 
 // The window's style sheet, for the whole display.
 void load_board_css();
