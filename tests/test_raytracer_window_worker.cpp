@@ -1,0 +1,100 @@
+// The raytracer window's worker side (apps/raytracer/gui_render_state): scenes open there, off the
+// UI thread; a file that cannot be opened is reported once, by name, while the old scene goes on
+// rendering; a view set for the old scene gives way to a new scene's own camera; a still view
+// accumulates frames, and any change starts again.
+#include <gtest/gtest.h>
+
+#include "apps/raytracer/gui_render_state.hpp"
+#include "raytracer_model_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace raytracer;
+
+class RaytracerWindowWorker : public testing::Test {
+ protected:
+  RaytracerWindowWorker()
+      : seed_(std::make_shared<const Scene>(builtin_scene("seed"))), state_(seed_, {"seed", 1}, [] {
+          clf::DeviceRequest request;
+          request.quiet = true;
+          return request;
+        }()) {}
+
+  // A 48x32 frame of `source` (generation `generation`) seen by camera_ (the seed's unless a test
+  // sets another), set for generation `view_generation`.
+  ViewResult frame(const std::string& source, std::uint64_t generation,
+                   std::uint64_t view_generation, bool accumulate = false, int grid = 3) {
+    ViewRequest r;
+    r.serial = ++serial_;
+    r.scene = {source, generation};
+    r.view_generation = view_generation;
+    r.width = 48;
+    r.height = 32;
+    r.camera = camera_;
+    r.light = {1, 8, -2};
+    r.depth = 1;
+    r.grid = grid;
+    r.accumulate = accumulate;
+    ViewResult result = state_.render(r);
+    EXPECT_EQ(result.error, "") << source;
+    EXPECT_EQ(result.rgba.size(), 48u * 32u) << source;
+    return result;
+  }
+
+  std::shared_ptr<const Scene> seed_;
+  RenderState state_;
+  CameraView camera_ = seed_->camera;
+  std::uint64_t serial_ = 0;
+};
+
+TEST_F(RaytracerWindowWorker, StillViewAccumulatesAndAChangeRestarts) {
+  EXPECT_EQ(frame("seed", 1, 1).timings.accumulated, 1u);
+  EXPECT_EQ(frame("seed", 1, 1, true).timings.accumulated, 2u);
+  EXPECT_EQ(frame("seed", 1, 1, true).timings.accumulated, 3u);
+  const ViewResult changed = frame("seed", 1, 1, true, 4);
+  EXPECT_EQ(changed.timings.accumulated, 1u) << "another sphere grid";
+  EXPECT_EQ(changed.spheres, 64u);
+  EXPECT_EQ(frame("seed", 1, 1, false, 4).timings.accumulated, 1u) << "asked to start again";
+}
+
+TEST_F(RaytracerWindowWorker, AFileThatCannotBeOpenedKeepsTheSceneAndSaysWhyOnce) {
+  const auto dir = raytracer_test::scratch_directory("window_worker");
+  const std::string broken = (dir / "broken.json").string();
+  raytracer_test::write_file(broken, R"({"camera": {"position": [0, 0, 0]}})");
+  const ViewResult failed = frame(broken, 2, 1);
+  EXPECT_NE(failed.open_error.find(broken), std::string::npos) << failed.open_error;
+  EXPECT_NE(failed.open_error.find("camera.look_at"), std::string::npos) << failed.open_error;
+  EXPECT_EQ(failed.opened, nullptr);
+  EXPECT_EQ(failed.generation, 1u) << "the seed goes on";
+  EXPECT_EQ(failed.spheres, 27u);
+  EXPECT_EQ(frame(broken, 2, 1).open_error, "") << "not tried again for every frame";
+  EXPECT_NE(frame(broken, 3, 1).open_error, "") << "a new attempt (a reload) tries again";
+}
+
+TEST_F(RaytracerWindowWorker, OpensScenesAndUsesTheirOwnViewUntilTheWindowHasIt) {
+  const ViewResult opened = frame("aalborg", 2, 1);
+  ASSERT_NE(opened.opened, nullptr);
+  EXPECT_EQ(opened.open_choice.source, "aalborg");
+  EXPECT_EQ(opened.generation, 2u);
+  EXPECT_EQ(opened.spheres, 289u);
+  EXPECT_GT(opened.fly_speed, 50.0f) << "aalborg is hundreds of units across";
+  // Aalborg's own camera looks at its spheres (+z): a lit image. The window's camera below looks
+  // away from them, into the dark background, once it is set for generation 2.
+  camera_.position = {0, 0, 0};
+  camera_.look_at = {0, 0, -1};
+  const auto brightness = [](const ViewResult& r) {
+    double sum = 0;
+    for (const cl_uint pixel : r.rgba) sum += (pixel & 0xFF) + ((pixel >> 8) & 0xFF);
+    return sum / static_cast<double>(r.rgba.size());
+  };
+  const ViewResult own_view = frame("aalborg", 2, 1);
+  const ViewResult away = frame("aalborg", 2, 2);
+  EXPECT_EQ(own_view.opened, nullptr) << "opened once";
+  EXPECT_GT(brightness(own_view), brightness(away) + 20);
+  const ViewResult reloaded = frame("aalborg", 3, 3);
+  ASSERT_NE(reloaded.opened, nullptr) << "a new generation opens the same source again";
+  EXPECT_EQ(reloaded.generation, 3u);
+}
+
+}  // namespace
