@@ -101,9 +101,36 @@ class WindowTest:
                 raise AssertionError(f"the window never placed widget {name!r}")
             time.sleep(0.05)
 
-    def key(self, *keys):
-        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], check=False)
+    def key(self, *keys, window=None):
+        """Presses `keys` in the program's window (or in `window`, e.g. a dialog's)."""
+        subprocess.run(["xdotool", "windowfocus", "--sync", window or self.window], check=False)
         subprocess.run(["xdotool", "key", "--clearmodifiers", *keys], check=True)
+
+    def hold_key(self, key, seconds):
+        """Holds `key` down for `seconds` (keys that act while held, e.g. to fly)."""
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], check=False)
+        subprocess.run(["xdotool", "keydown", key], check=True)
+        time.sleep(seconds)
+        subprocess.run(["xdotool", "keyup", key], check=True)
+
+    def type_text(self, text, window):
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False)
+        subprocess.run(["xdotool", "type", "--delay", "10", text], check=True)
+
+    def dialog(self, title, timeout=30):
+        """Waits for the program's dialog window named `title` and gives it the keyboard (under
+        Xvfb no window manager does). Returns its window id."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.check_alive()
+            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
+                                   capture_output=True, text=True)
+            ids = [i for i in found.stdout.split() if i != self.window]
+            if ids:
+                subprocess.run(["xdotool", "windowfocus", "--sync", ids[-1]], check=False)
+                return ids[-1]
+            time.sleep(0.2)
+        raise AssertionError(f"no dialog named {title!r} within {timeout} s")
 
     def click(self, name, dx=0.5, dy=0.5):
         w = self.widget(name)
