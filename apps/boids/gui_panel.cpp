@@ -112,12 +112,7 @@ GtkWidget* build_sliders(Gui* g) {
 }  // namespace
 
 GtkWidget* build_panel(Gui* g) {
-  GtkWidget* panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_margin_start(panel, 8);
-  gtk_widget_set_margin_end(panel, 8);
-  gtk_widget_set_margin_top(panel, 8);
-  gtk_widget_set_margin_bottom(panel, 8);
-  gtk_widget_set_size_request(panel, 300, -1);
+  GtkWidget* panel = clf::gtk::side_panel(2, 300);
 
   clf::gtk::append_labelled(panel, "Device",
                             clf::gtk::device_picker(std::max(g->device, 0), [g](int index) {

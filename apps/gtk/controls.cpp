@@ -4,6 +4,16 @@
 
 namespace clf::gtk {
 
+GtkWidget* side_panel(int spacing, int width) {
+  GtkWidget* panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, spacing);
+  gtk_widget_set_margin_start(panel, 8);
+  gtk_widget_set_margin_end(panel, 8);
+  gtk_widget_set_margin_top(panel, 8);
+  gtk_widget_set_margin_bottom(panel, 8);
+  gtk_widget_set_size_request(panel, width, -1);
+  return panel;
+}
+
 GtkWidget* label(const char* text, const char* css_class, GtkAlign align) {
   GtkWidget* l = gtk_label_new(text);
   if (css_class != nullptr) gtk_widget_add_css_class(l, css_class);

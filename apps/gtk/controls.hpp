@@ -8,6 +8,10 @@
 
 namespace clf::gtk {
 
+// A vertical box for a window's side panel: `spacing` between controls, 8-pixel margins, at least
+// `width` pixels wide.
+GtkWidget* side_panel(int spacing, int width);
+
 // A label with an optional CSS class ("heading", "dim-label", or the app's own).
 GtkWidget* label(const char* text, const char* css_class, GtkAlign align = GTK_ALIGN_CENTER);
 // A button whose text may carry a mnemonic ("_Open"), calling `clicked` with `data`.

@@ -17,11 +17,18 @@ using clf::gtk::append_labelled;
 using clf::gtk::button;
 using clf::gtk::label;
 
-GtkWidget* spin(int low, int high, int value, void (*changed)(GtkSpinButton*, gpointer), Gui* g) {
-  GtkWidget* s = gtk_spin_button_new_with_range(low, high, 1);
-  gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-  g_signal_connect(s, "value-changed", G_CALLBACK(changed), g);
-  return s;
+// A spin button bound to one of the window's integer settings: a change stores it and renders.
+GtkWidget* setting_spin(int low, int high, int* setting, Gui* g) {
+  GtkWidget* spin = gtk_spin_button_new_with_range(low, high, 1);
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(spin), *setting);
+  g_object_set_data(G_OBJECT(spin), "setting", setting);
+  g_signal_connect(spin, "value-changed", G_CALLBACK(+[](GtkSpinButton* s, gpointer data) {
+                     *static_cast<int*>(g_object_get_data(G_OBJECT(s), "setting")) =
+                         gtk_spin_button_get_value_as_int(s);
+                     gui_of(data)->submit();
+                   }),
+                   g);
+  return spin;
 }
 
 // `control` under its caption, in a box of their own (for a row of two).
@@ -97,20 +104,8 @@ void append_render_section(GtkWidget* panel, Gui* g) {
       clf::gtk::string_dropdown({"Whitted", "Path tracing"}, g->mode == RenderMode::path ? 1 : 0);
   g_signal_connect(g->mode_dropdown, "notify::selected", G_CALLBACK(on_mode), g);
   append_labelled(panel, "Mode (M)", g->mode_dropdown);
-  g->depth_spin = spin(
-      0, RT_MAX_DEPTH, g->depth,
-      +[](GtkSpinButton* s, gpointer data) {
-        gui_of(data)->depth = gtk_spin_button_get_value_as_int(s);
-        gui_of(data)->submit();
-      },
-      g);
-  g->aa_spin = spin(
-      1, RT_MAX_AA, g->aa,
-      +[](GtkSpinButton* s, gpointer data) {
-        gui_of(data)->aa = gtk_spin_button_get_value_as_int(s);
-        gui_of(data)->submit();
-      },
-      g);
+  g->depth_spin = setting_spin(0, RT_MAX_DEPTH, &g->depth, g);
+  g->aa_spin = setting_spin(1, RT_MAX_AA, &g->aa, g);
   append_pair(panel, captioned("Bounces (+/-)", g->depth_spin),
               captioned("Samples NxN", g->aa_spin));
   GtkWidget* shadows = gtk_check_button_new_with_label("Shadows");
@@ -174,21 +169,11 @@ void append_camera_section(GtkWidget* panel, Gui* g) {
 }  // namespace
 
 GtkWidget* build_panel(Gui* g) {
-  GtkWidget* panel = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
-  gtk_widget_set_margin_start(panel, 8);
-  gtk_widget_set_margin_end(panel, 8);
-  gtk_widget_set_margin_top(panel, 8);
-  gtk_widget_set_size_request(panel, 240, -1);
+  GtkWidget* panel = clf::gtk::side_panel(4, 240);
   append_scene_section(panel, g);
   append_render_section(panel, g);
   append_camera_section(panel, g);
-  g->grid_spin = spin(
-      1, 40, g->grid,
-      +[](GtkSpinButton* s, gpointer data) {
-        gui_of(data)->grid = gtk_spin_button_get_value_as_int(s);
-        gui_of(data)->submit();
-      },
-      g);
+  g->grid_spin = setting_spin(1, 40, &g->grid, g);
   append_labelled(panel, "Spheres per side (seed: n^3)", g->grid_spin);
   gtk_widget_set_sensitive(g->grid_spin, g->scene->name == "seed");
   gtk_box_append(GTK_BOX(panel), button(
