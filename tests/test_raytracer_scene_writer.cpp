@@ -55,6 +55,11 @@ void expect_same_scene(const Scene& a, const Scene& b) {
     EXPECT_EQ(m.shininess, n.shininess);
     EXPECT_EQ(m.reflectivity, n.reflectivity);
     EXPECT_EQ(m.texture, n.texture);
+    expect_same_vec(m.emission, n.emission, "materials[" + std::to_string(i) + "].emission");
+    EXPECT_EQ(m.metallic, n.metallic);
+    EXPECT_EQ(m.roughness, n.roughness);
+    EXPECT_EQ(m.transmission, n.transmission);
+    EXPECT_EQ(m.ior, n.ior);
   }
   ASSERT_EQ(a.spheres.size(), b.spheres.size());
   for (std::size_t i = 0; i < a.spheres.size(); ++i) {
@@ -89,7 +94,9 @@ const char* kEverything = R"({
     {"name": "red", "color": [1, 0, 0], "reflectivity": 0.2},
     {"name": "floor", "color": [0.8, 0.8, 0.8], "ambient": 0.05, "diffuse": 0.9, "specular": 0,
      "shininess": 1},
-    {"name": "unused", "color": [0.3, 0.6, 0.9], "shininess": 9999.5}
+    {"name": "unused", "color": [0.3, 0.6, 0.9], "shininess": 9999.5},
+    {"name": "glass", "color": [1, 1, 1], "transmission": 0.95, "ior": 1.45, "roughness": 0.05,
+     "metallic": 0.25, "emission": [0, 0.5, 12]}
   ],
   "spheres": [{"center": [0, 1, 0], "radius": 1, "material": "red"},
               {"center": [2.1, 1, -0.3], "radius": 0.35, "material": "floor"}],
@@ -146,6 +153,8 @@ TEST(RaytracerSceneWriter, GeneratedMeshesAreRefusedByName) {
   const auto dir = scratch_directory("writer_generated");
   EXPECT_CLF_ERROR(save_scene_file(builtin_scene("instances:4"), (dir / "i.json").string()),
                    "instances:4", "generated");
+  EXPECT_CLF_ERROR(save_scene_file(builtin_scene("cornell"), (dir / "c.json").string()), "cornell",
+                   "generated");
   EXPECT_TRUE(std::filesystem::is_empty(dir)) << "nothing written, not even a temporary file";
 }
 
@@ -166,7 +175,12 @@ TEST(RaytracerSceneWriter, WritesAtomically) {
 }
 
 TEST(RaytracerSceneWriter, MaterialsWriteEveryFieldTheReaderKnows) {
-  const RtMaterial m = make_material({0.5f, 0.25f, 1}, 0.2f, 0.7f, 0.4f, 64, 0.6f);
+  RtMaterial m = make_material({0.5f, 0.25f, 1}, 0.2f, 0.7f, 0.4f, 64, 0.6f);
+  m.emission = rt_vec(2, 3, 4);
+  m.metallic = 0.125f;
+  m.roughness = 0.3f;
+  m.transmission = 0.7f;
+  m.ior = 1.33f;
   const nlohmann::json written = material_to_json(m, "shiny");
   const std::string scene_text =
       R"({"camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]}, "materials": [)" +

@@ -139,7 +139,12 @@ json material_to_json(const RtMaterial& material, const std::string& name) {
           {"diffuse", number(material.diffuse)},
           {"specular", number(material.specular)},
           {"shininess", number(material.shininess)},
-          {"reflectivity", number(material.reflectivity)}};
+          {"reflectivity", number(material.reflectivity)},
+          {"emission", vec3(material.emission)},
+          {"metallic", number(material.metallic)},
+          {"roughness", number(material.roughness)},
+          {"transmission", number(material.transmission)},
+          {"ior", number(material.ior)}};
 }
 
 json scene_to_json(const Scene& scene, const std::string& file) {
