@@ -40,6 +40,8 @@ int run_gui(const GuiOptions& options) {
   if (!clf::gtk::open_display("cl-raytracer", "use `cl-raytracer render` headless")) return 1;
   Gui gui;
   gui.options = options;
+  gui.mode = parse_render_mode(options.mode);
+  gui.depth = default_depth(gui.mode);
   // The first scene opens before the window shows, so a bad --scene fails at once; later ones
   // open on the worker thread.
   gui.scene = std::make_shared<const Scene>(open_scene(options.scene));

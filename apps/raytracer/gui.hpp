@@ -9,6 +9,7 @@ namespace raytracer {
 
 struct GuiOptions {
   std::string scene = "seed";
+  std::string mode = "whitted";  // or "path"
   clf::DeviceRequest request;
   double scale = 1.0;            // rendered pixels per window pixel
   std::string smoke_screenshot;  // smoke test: after smoke_frames frames save the window here,

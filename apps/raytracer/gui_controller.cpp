@@ -147,9 +147,15 @@ void Gui::set_light_from_scene() {
 }
 
 void Gui::set_mode(RenderMode next) {
+  // Bounces left at one mode's default take the other's (3 reflections; 8 path bounces).
+  const bool default_bounces = depth == default_depth(mode);
   mode = next;
   updating_controls = true;
   gtk_drop_down_set_selected(GTK_DROP_DOWN(mode_dropdown), next == RenderMode::path ? 1 : 0);
+  if (default_bounces) {
+    depth = default_depth(next);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(depth_spin), depth);
+  }
   updating_controls = false;
   submit();
 }

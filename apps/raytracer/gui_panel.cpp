@@ -25,7 +25,7 @@ GtkWidget* setting_spin(int low, int high, int* setting, Gui* g) {
   g_signal_connect(spin, "value-changed", G_CALLBACK(+[](GtkSpinButton* s, gpointer data) {
                      *static_cast<int*>(g_object_get_data(G_OBJECT(s), "setting")) =
                          gtk_spin_button_get_value_as_int(s);
-                     gui_of(data)->submit();
+                     if (!gui_of(data)->updating_controls) gui_of(data)->submit();
                    }),
                    g);
   return spin;

@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
           "--scene", gui.scene,
           "seed, aalborg, random:N[:SEED], a JSON scene file or a model (.gltf, .glb, .obj)")
       ->capture_default_str();
+  gui_app->add_option("--mode", gui.mode, "whitted or path (progressive path tracing)")
+      ->capture_default_str();
   gui_app->add_option("--scale", gui.scale, "rendered pixels per window pixel (0.1 .. 1)")
       ->check(CLI::Range(0.1, 1.0));
   gui_app->add_option(
