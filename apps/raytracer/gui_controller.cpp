@@ -165,7 +165,7 @@ void Gui::set_camera_mode(CameraMode next) {
   updating_controls = true;
   gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(fly_toggle), next == CameraMode::fly);
   updating_controls = false;
-  submit();
+  submit(true);  // the view is the same: the image goes on accumulating (the overlay says the mode)
 }
 
 void Gui::fly() {
