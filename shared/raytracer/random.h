@@ -54,11 +54,13 @@ CLF_FUNCTION cl_float rt_luminance(cl_float4 c) {
 
 CLF_FUNCTION cl_float rt_max_component(cl_float4 c) { return rt_fmaxf(c.x, rt_fmaxf(c.y, c.z)); }
 
-// The power heuristic (beta 2) weight of a strategy with density a against one with density b.
+// The power heuristic (beta 2) weight of a strategy with density a against one with density b,
+// as 1 / (1 + (b/a)^2): squaring a density seen at a grazing angle would overflow to infinity
+// and give inf / inf.
 CLF_FUNCTION cl_float rt_mis_weight(cl_float a, cl_float b) {
-  const cl_float a2 = a * a;
-  const cl_float b2 = b * b;
-  return a2 + b2 > 0.0f ? a2 / (a2 + b2) : 0.0f;
+  if (!(a > 0.0f)) return 0.0f;
+  const cl_float ratio = b / a;
+  return 1.0f / (1.0f + ratio * ratio);
 }
 
 #endif  // SHARED_RAYTRACER_RANDOM_H
