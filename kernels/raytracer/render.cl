@@ -10,15 +10,9 @@ void add_to_counter(__global uint* counter, uint value) {
   if (before + value < before) atomic_inc(&counter[1]);  // the low word wrapped
 }
 
-#define RT_RENDER_PARAMETERS                                                                  \
-  RtFrameParams params, __global const RtSphere *spheres, __global const RtPlane *planes,     \
-      __global const RtMaterial *materials, __global const RtLight *lights,                   \
-      __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                 \
-      __global const RtInstance *instances, __global const RtTriangle *triangles,             \
-      __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures, \
-      __global const uint *texels, __global const RtEmitter *emitters,                        \
-      __global float4 *accumulation, __global uint *rgba, __global uint *ray_counts,          \
-      __local uint *group_counts
+#define RT_RENDER_PARAMETERS                                                       \
+  RtFrameParams params, RT_KERNEL_SCENE_PARAMETERS, __global float4 *accumulation, \
+      __global uint *rgba, __global uint *ray_counts, __local uint *group_counts
 
 #define RT_RENDER_ARGUMENTS params, RT_SCENE_ARGUMENTS, accumulation, rgba, ray_counts, group_counts
 

@@ -81,12 +81,7 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
   cl_float bsdf_pdf = 0.0f;  // the density the last bounce drew `direction` with
   cl_int delta = 1;          // that bounce cannot be light-sampled (the camera, glass)
   for (cl_uint depth = 0;; ++depth) {
-    if (depth == 0) {
-      ++counts->primary;
-    } else {
-      ++counts->secondary;
-    }
-    const RtHit hit = rt_trace(RT_SCENE_ARGUMENTS, params, origin, direction, RT_INFINITY, 0);
+    const RtHit hit = rt_trace_bounce(RT_SCENE_ARGUMENTS, params, origin, direction, depth, counts);
     if (hit.kind == RT_HIT_NONE) {
       radiance = rt_add(radiance, rt_mul(throughput, params->background));
       break;

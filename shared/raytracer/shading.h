@@ -32,6 +32,18 @@ typedef struct RtRayCounts {
   spheres, planes, materials, lights, nodes, mesh_nodes, instances, triangles, triangle_shading, \
       textures, texels, emitters
 
+#if defined(__OPENCL_VERSION__)
+// The same arrays as a kernel's parameters, spelt with OpenCL's own type names: the framework
+// checks each buffer's element type by the name the kernel gives it (uint, not cl_uint).
+#define RT_KERNEL_SCENE_PARAMETERS                                                            \
+  __global const RtSphere *spheres, __global const RtPlane *planes,                           \
+      __global const RtMaterial *materials, __global const RtLight *lights,                   \
+      __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                 \
+      __global const RtInstance *instances, __global const RtTriangle *triangles,             \
+      __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures, \
+      __global const uint *texels, __global const RtEmitter *emitters
+#endif
+
 // Nearest surface (spheres, triangles, then planes) before t_max.
 CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
                             cl_float4 direction, cl_float t_max, cl_int any_hit) {
@@ -173,6 +185,19 @@ CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params
   return color;
 }
 
+// The nearest surface along the ray of bounce `depth` (0: the camera's), counted as a primary or
+// a secondary ray.
+CLF_FUNCTION RtHit rt_trace_bounce(RT_SCENE_PARAMETERS, const RtFrameParams* params,
+                                   cl_float4 origin, cl_float4 direction, cl_uint depth,
+                                   RtRayCounts* counts) {
+  if (depth == 0) {
+    ++counts->primary;
+  } else {
+    ++counts->secondary;
+  }
+  return rt_trace(RT_SCENE_ARGUMENTS, params, origin, direction, RT_INFINITY, 0);
+}
+
 // The colour seen along a primary ray (Whitted): each hit lit by the point lights plus what it
 // emits, then one ray onwards: refracted through a transmissive surface (reflected where
 // internal reflection is total), mirrored off a reflective one, up to params->max_depth
@@ -182,12 +207,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
   cl_float4 color = rt_vec(0.0f, 0.0f, 0.0f);
   cl_float4 throughput = rt_vec(1.0f, 1.0f, 1.0f);
   for (cl_uint depth = 0; depth <= params->max_depth; ++depth) {
-    if (depth == 0) {
-      ++counts->primary;
-    } else {
-      ++counts->secondary;
-    }
-    const RtHit hit = rt_trace(RT_SCENE_ARGUMENTS, params, origin, direction, RT_INFINITY, 0);
+    const RtHit hit = rt_trace_bounce(RT_SCENE_ARGUMENTS, params, origin, direction, depth, counts);
     if (hit.kind == RT_HIT_NONE) {
       color = rt_add(color, rt_mul(params->background, throughput));
       break;
