@@ -27,6 +27,71 @@ void parse_size(const std::string& text, int* width, int* height) {
   *height = std::stoi(text.substr(x + 1));
 }
 
+namespace {
+
+// Renders with the CPU reference; adds its timing to stats.
+std::vector<cl_uint> render_on_host(const RenderCommand& command, const Scene& scene,
+                                    const RenderSettings& settings, json& stats) {
+  std::cout << "renderer: CPU reference (" << (settings.use_bvh ? "host BVH" : "brute force")
+            << ")\n";
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<cl_uint> image = render_reference(scene, settings, 0, command.frames);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::cout << command.frames << (command.frames == 1 ? " frame: " : " frames: ") << fixed(ms)
+            << " ms\n";
+  stats["renderer"] = "reference";
+  stats["frames"] = json::array({{{"total_ms", ms}}});
+  return image;
+}
+
+// Renders command.frames frames on the device, printing each frame's timings and rays and their
+// medians; adds them to stats.
+std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene& scene,
+                                      const RenderSettings& settings, clf::Runtime& runtime,
+                                      json& stats) {
+  DeviceRenderer renderer(runtime);
+  renderer.set_scene(scene);
+  if (renderer.instance_count() > 0) {
+    std::cout << "meshes: " << renderer.stored_triangles() << " triangles stored, "
+              << renderer.instance_count() << " instances; BVHs built on the host in "
+              << fixed(renderer.mesh_build_ms()) << " ms\n";
+  }
+  std::cout << "device: " << runtime.device_name() << " ("
+            << (settings.use_bvh ? "BVH" : "brute force") << ", times "
+            << (runtime.profiling() ? "from device events" : "wall-clock") << ")\n";
+  std::vector<FrameTimings> frames;
+  json frame_list = json::array();
+  for (int f = 0; f < command.frames; ++f) {
+    if (command.rebuild_bvh) renderer.invalidate_bvh();
+    const FrameTimings t = renderer.render(settings, true);
+    frames.push_back(t);
+    frame_list.push_back(timings_json(t));
+    std::cout << "frame " << (f + 1) << ": bvh " << fixed(t.bvh_ms) << " ms, trace "
+              << fixed(t.trace_ms) << " ms, copy " << fixed(t.copy_ms) << " ms, total "
+              << fixed(t.total_ms) << " ms; " << describe_rays(t) << "\n";
+  }
+  const FrameTimings m = summarise(frames);
+  std::cout << "median"
+            << (frames.size() > 1 ? " (frames 2.." + std::to_string(frames.size()) + ")" : "")
+            << ": bvh " << fixed(m.bvh_ms) << " ms, trace " << fixed(m.trace_ms) << " ms, copy "
+            << fixed(m.copy_ms) << " ms, total " << fixed(m.total_ms)
+            << " ms = " << fixed(1000.0 / m.total_ms, 1) << " fps; " << describe_rays(m) << "\n";
+  if (command.frames > 1) {
+    std::cout << "image: " << command.frames << " frames accumulated ("
+              << (settings.mode == RenderMode::path ? "paths of their own" : "jittered sub-samples")
+              << ")\n";
+  }
+  stats["renderer"] = settings.use_bvh ? "device-bvh" : "device-brute";
+  stats["device"] = runtime.device_name();
+  stats["frames"] = frame_list;
+  stats["median"] = timings_json(m);
+  stats["fps"] = 1000.0 / m.total_ms;
+  return renderer.image();
+}
+
+}  // namespace
+
 int run_render(const RenderCommand& command, clf::Runtime* runtime) {
   if (command.frames < 1)
     throw clf::Error("--frames: must be >= 1, got " + std::to_string(command.frames));
@@ -54,60 +119,10 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
                 {"depth", settings.depth},
                 {"aa", settings.aa},
                 {"shadows", settings.shadows}};
-  std::vector<cl_uint> image;
-  if (command.reference) {
-    std::cout << "renderer: CPU reference (" << (settings.use_bvh ? "host BVH" : "brute force")
-              << ")\n";
-    const auto start = std::chrono::steady_clock::now();
-    image = render_reference(scene, settings, 0, command.frames);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::cout << command.frames << (command.frames == 1 ? " frame: " : " frames: ") << fixed(ms)
-              << " ms\n";
-    stats["renderer"] = "reference";
-    stats["frames"] = json::array({{{"total_ms", ms}}});
-  } else {
-    if (runtime == nullptr) throw clf::Error("render: no device");
-    DeviceRenderer renderer(*runtime);
-    renderer.set_scene(scene);
-    if (renderer.instance_count() > 0) {
-      std::cout << "meshes: " << renderer.stored_triangles() << " triangles stored, "
-                << renderer.instance_count() << " instances; BVHs built on the host in "
-                << fixed(renderer.mesh_build_ms()) << " ms\n";
-    }
-    std::cout << "device: " << runtime->device_name() << " ("
-              << (settings.use_bvh ? "BVH" : "brute force") << ", times "
-              << (runtime->profiling() ? "from device events" : "wall-clock") << ")\n";
-    std::vector<FrameTimings> frames;
-    json frame_list = json::array();
-    for (int f = 0; f < command.frames; ++f) {
-      if (command.rebuild_bvh) renderer.invalidate_bvh();
-      const FrameTimings t = renderer.render(settings, true);
-      frames.push_back(t);
-      frame_list.push_back(timings_json(t));
-      std::cout << "frame " << (f + 1) << ": bvh " << fixed(t.bvh_ms) << " ms, trace "
-                << fixed(t.trace_ms) << " ms, copy " << fixed(t.copy_ms) << " ms, total "
-                << fixed(t.total_ms) << " ms; " << describe_rays(t) << "\n";
-    }
-    const FrameTimings m = summarise(frames);
-    std::cout << "median"
-              << (frames.size() > 1 ? " (frames 2.." + std::to_string(frames.size()) + ")" : "")
-              << ": bvh " << fixed(m.bvh_ms) << " ms, trace " << fixed(m.trace_ms) << " ms, copy "
-              << fixed(m.copy_ms) << " ms, total " << fixed(m.total_ms)
-              << " ms = " << fixed(1000.0 / m.total_ms, 1) << " fps; " << describe_rays(m) << "\n";
-    if (command.frames > 1) {
-      std::cout << "image: " << command.frames << " frames accumulated ("
-                << (settings.mode == RenderMode::path ? "paths of their own"
-                                                      : "jittered sub-samples")
-                << ")\n";
-    }
-    image = renderer.image();
-    stats["renderer"] = settings.use_bvh ? "device-bvh" : "device-brute";
-    stats["device"] = runtime->device_name();
-    stats["frames"] = frame_list;
-    stats["median"] = timings_json(m);
-    stats["fps"] = 1000.0 / m.total_ms;
-  }
+  if (!command.reference && runtime == nullptr) throw clf::Error("render: no device");
+  const std::vector<cl_uint> image =
+      command.reference ? render_on_host(command, scene, settings, stats)
+                        : render_on_device(command, scene, settings, *runtime, stats);
   app_common::write_png(command.out, settings.width, settings.height, image);
   std::cout << "wrote " << command.out << "\n";
   if (!command.json.empty()) {
