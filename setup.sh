@@ -27,6 +27,8 @@ packages=(
   libboost-dev libclblast-dev
   # cl-raytracer rays: Intel Embree 3, the CPU tracer ours is measured against (optional)
   libembree-dev
+  # several processes through mpirun (the tools run as one process without it)
+  libopenmpi-dev openmpi-bin
 )
 if [ "${SETUP_NO_GUI:-0}" != 1 ]; then
   # Mesa's OpenGL drivers: GTK's default renderer, which the GUI tests run on as users without

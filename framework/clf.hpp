@@ -4,6 +4,7 @@
 
 #include "framework/buffer.hpp"
 #include "framework/device.hpp"
+#include "framework/device_set.hpp"
 #include "framework/error.hpp"
 #include "framework/event.hpp"
 #include "framework/function.hpp"
@@ -12,3 +13,4 @@
 #include "framework/runtime.hpp"
 #include "framework/sources.hpp"
 #include "framework/type_names.hpp"
+#include "framework/work_split.hpp"

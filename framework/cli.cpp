@@ -9,6 +9,12 @@ void DeviceOptions::add_to(CLI::App& app) {
   group->add_option("--device", request.device,
                     "device index (as --list-devices numbers them) or a substring of its name; "
                     "default: env CL_DEVICE, else the first GPU, else a CPU");
+  auto* devices = group->add_option(
+      "--devices", request.devices,
+      "several devices: all, or indices and name substrings separated by commas (env "
+      "CL_DEVICES); --platform, --gpu and --cpu filter them; commands that use one device take "
+      "the first");
+  devices->excludes(group->get_option("--device"));
   group->add_option("--platform", request.platform,
                     "substring of the platform name or vendor (env CL_PLATFORM)");
   auto* cpu = group->add_flag_callback(
@@ -18,6 +24,10 @@ void DeviceOptions::add_to(CLI::App& app) {
   cpu->excludes(gpu);
   group->add_flag("--profile", request.profiling, "enable queue profiling (env CL_PROFILE=1)");
   group->add_flag("--list-devices", list_devices, "list the OpenCL devices and exit");
+}
+
+std::unique_ptr<DeviceSet> DeviceOptions::make_device_set() const {
+  return std::make_unique<DeviceSet>(request);
 }
 
 bool DeviceOptions::handle_list_devices() const {

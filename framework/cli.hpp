@@ -1,11 +1,12 @@
 // Command-line options every tool shares for choosing a device (CLI11):
-// --device, --platform, --cpu, --gpu, --list-devices, --profile.
+// --device, --devices, --platform, --cpu, --gpu, --list-devices, --profile.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <memory>
 
 #include "framework/device.hpp"
+#include "framework/device_set.hpp"
 #include "framework/runtime.hpp"
 
 namespace clf {
@@ -20,6 +21,8 @@ struct DeviceOptions {
   bool handle_list_devices() const;
   // A runtime for the device the options and the environment ask for (the options win).
   std::unique_ptr<Runtime> make_runtime() const;
+  // The devices --devices (or CL_DEVICES) names; without it, the one device make_runtime picks.
+  std::unique_ptr<DeviceSet> make_device_set() const;
 };
 
 }  // namespace clf

@@ -59,6 +59,7 @@ std::string describe_request(const DeviceRequest& request) {
   std::vector<std::string> parts;
   if (!request.device.empty()) parts.push_back("device '" + request.device + "'");
   if (!request.platform.empty()) parts.push_back("platform '" + request.platform + "'");
+  if (!request.devices.empty()) parts.push_back("devices '" + request.devices + "'");
   if (!request.type.empty()) parts.push_back("type '" + request.type + "'");
   if (request.debug) parts.emplace_back("CL_DEBUG (a CPU device)");
   std::string text;
@@ -119,6 +120,7 @@ std::vector<DeviceInfo> enumerate_devices() {
 DeviceRequest DeviceRequest::from_environment() {
   DeviceRequest request;
   request.device = env_text("CL_DEVICE");
+  request.devices = env_text("CL_DEVICES");
   request.platform = env_text("CL_PLATFORM");
   request.type = env_text("CL_DEVICE_TYPE");
   request.debug = env_flag("CL_DEBUG");
@@ -130,6 +132,7 @@ DeviceRequest DeviceRequest::from_environment() {
 DeviceRequest DeviceRequest::merged_with(const DeviceRequest& override_with) const {
   DeviceRequest merged = *this;
   if (!override_with.device.empty()) merged.device = override_with.device;
+  if (!override_with.devices.empty()) merged.devices = override_with.devices;
   if (!override_with.platform.empty()) merged.platform = override_with.platform;
   if (!override_with.type.empty()) merged.type = override_with.type;
   merged.debug = debug || override_with.debug;
@@ -138,21 +141,34 @@ DeviceRequest DeviceRequest::merged_with(const DeviceRequest& override_with) con
   return merged;
 }
 
-DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceRequest& request) {
+namespace {
+
+// The type filter of a request, lower case ("" for none); CL_DEBUG alone asks for a CPU.
+std::string requested_type(const DeviceRequest& request) {
   const std::string type = lowercase(request.type.empty() && request.debug ? "cpu" : request.type);
   if (!type.empty() && type != "gpu" && type != "cpu" && type != "any") {
     throw Error("unknown device type '" + request.type +
                 "' (CL_DEVICE_TYPE or --gpu/--cpu): " + "expected gpu, cpu or any");
   }
-  auto admitted = [&](const DeviceInfo& d) {
-    if (!request.platform.empty() && !contains_ignoring_case(d.platform_name, request.platform) &&
-        !contains_ignoring_case(d.vendor, request.platform)) {
-      return false;
-    }
-    if (type == "gpu") return d.type == DeviceType::gpu;
-    if (type == "cpu") return d.type == DeviceType::cpu;
-    return true;
-  };
+  return type;
+}
+
+// Whether the platform and type filters of a request let `d` through.
+bool admitted(const DeviceInfo& d, const DeviceRequest& request, const std::string& type) {
+  if (!request.platform.empty() && !contains_ignoring_case(d.platform_name, request.platform) &&
+      !contains_ignoring_case(d.vendor, request.platform)) {
+    return false;
+  }
+  if (type == "gpu") return d.type == DeviceType::gpu;
+  if (type == "cpu") return d.type == DeviceType::cpu;
+  return true;
+}
+
+}  // namespace
+
+DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceRequest& request) {
+  const std::string type = requested_type(request);
+  auto admitted = [&](const DeviceInfo& d) { return clf::admitted(d, request, type); };
 
   if (!request.device.empty()) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -183,6 +199,48 @@ DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceR
   }
   if (first_any) return {*first_any, "neither GPU nor CPU found, first device"};
   fail_no_match(devices, request, "nothing of that platform and type");
+}
+
+std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,
+                                        const DeviceRequest& request) {
+  if (request.devices.empty()) return {select_device(devices, request).position};
+  const std::string type = requested_type(request);
+  std::vector<std::size_t> chosen;
+  auto add = [&](std::size_t position) {
+    if (std::find(chosen.begin(), chosen.end(), position) == chosen.end()) {
+      chosen.push_back(position);
+    }
+  };
+  if (lowercase(request.devices) == "all") {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      if (admitted(devices[i], request, type)) add(i);
+    }
+    if (chosen.empty()) fail_no_match(devices, request, "nothing of that platform and type");
+    return chosen;
+  }
+  std::stringstream entries(request.devices);
+  std::string entry;
+  while (std::getline(entries, entry, ',')) {
+    entry = clean(entry);
+    while (!entry.empty() && entry.front() == ' ') entry.erase(entry.begin());
+    if (entry.empty()) {
+      throw Error("empty entry in the device list '" + request.devices +
+                  "' (--devices or CL_DEVICES): expected all, or indices and names separated "
+                  "by commas");
+    }
+    bool matched = false;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      const DeviceInfo& d = devices[i];
+      const bool named = is_index(entry) ? std::to_string(d.index) == entry
+                                         : contains_ignoring_case(d.name, entry);
+      if (named && admitted(d, request, type)) {
+        add(i);
+        matched = true;
+      }
+    }
+    if (!matched) fail_no_match(devices, request, "no device '" + entry + "'");
+  }
+  return chosen;
 }
 
 std::string format_device_table(const std::vector<DeviceInfo>& devices) {

@@ -43,12 +43,13 @@ struct DeviceRequest {
   std::string device;      // an index into the listing, or a substring of the device name
   std::string platform;    // a substring of the platform name or vendor
   std::string type;        // "gpu", "cpu" or "any"
+  std::string devices;     // several devices: "all", or a comma list of indices / name substrings
   bool debug = false;      // CL_DEBUG: a CPU device, kernels built with -g -cl-opt-disable
   bool profiling = false;  // queue profiling, for event timings
   bool quiet = false;      // no notice on stderr about the chosen device
 
-  // The request the environment makes: CL_DEVICE, CL_PLATFORM, CL_DEVICE_TYPE, CL_DEBUG,
-  // CL_PROFILE. Unknown values are reported when the request is resolved, not here.
+  // The request the environment makes: CL_DEVICE, CL_DEVICES, CL_PLATFORM, CL_DEVICE_TYPE,
+  // CL_DEBUG, CL_PROFILE. Unknown values are reported when the request is resolved, not here.
   static DeviceRequest from_environment();
   // Fields set in `override_with` win over this request's.
   DeviceRequest merged_with(const DeviceRequest& override_with) const;
@@ -63,6 +64,14 @@ struct DeviceChoice {
 // name, else the first GPU, else the first CPU, else the first device. Throws Error naming the
 // request and listing the devices when nothing matches; never falls back silently.
 DeviceChoice select_device(const std::vector<DeviceInfo>& devices, const DeviceRequest& request);
+
+// The devices a set request names, in the order named (positions into `devices`, no repeats):
+// "all" is every device the platform and type filters admit; otherwise each comma-separated
+// entry is an index (as --list-devices numbers them) or a substring of device names matching
+// every admitted device of that name. Without `request.devices`, the one select_device picks.
+// Throws Error naming the entry that matches nothing, and listing the devices.
+std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,
+                                        const DeviceRequest& request);
 
 // A table of the devices (name, type, platform, driver, compute units, memories, work-group).
 std::string format_device_table(const std::vector<DeviceInfo>& devices);

@@ -9,7 +9,13 @@ namespace clf {
 Runtime::Runtime(const DeviceRequest& request) {
   const DeviceRequest merged = DeviceRequest::from_environment().merged_with(request);
   const std::vector<DeviceInfo> devices = enumerate_devices();
-  const DeviceChoice choice = select_device(devices, merged);
+  DeviceChoice choice{0, ""};
+  if (merged.devices.empty()) {
+    choice = select_device(devices, merged);
+  } else {  // a device set asked of a command that uses one device: the first of the set
+    choice = {select_devices(devices, merged).front(),
+              "the first of devices '" + merged.devices + "' (this runs on one device)"};
+  }
   device_ = devices[choice.position];
   profiling_ = merged.profiling;
   debug_ = merged.debug;

@@ -28,8 +28,9 @@ struct TransferCounts {
 
 class Runtime {
  public:
-  // Chooses a device by `request` merged over the environment (the request wins), prints a
-  // one-line notice on stderr unless quiet, and creates the context and queue.
+  // Chooses a device by `request` merged over the environment (the request wins; of a device
+  // set, the first), prints a one-line notice on stderr unless quiet, and creates the context
+  // and queue.
   explicit Runtime(const DeviceRequest& request = {});
   // Uses a device the caller already picked (e.g. one Runtime per GPU).
   Runtime(const DeviceInfo& device, const DeviceRequest& settings);

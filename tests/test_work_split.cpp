@@ -1,0 +1,98 @@
+// Splitting work across devices: proportional contiguous shares, throughput learnt from timings,
+// and chunks handed to whichever device is free.
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "framework/work_split.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using clf::split_range;
+using clf::WorkRange;
+
+void expect_tiles(const std::vector<WorkRange>& ranges, std::size_t total) {
+  std::size_t expected_begin = 0;
+  for (const WorkRange& range : ranges) {
+    EXPECT_EQ(range.begin, expected_begin);
+    EXPECT_LE(range.begin, range.end);
+    expected_begin = range.end;
+  }
+  EXPECT_EQ(expected_begin, total);
+}
+
+TEST(WorkSplit, SharesAreProportionalAndTileTheRange) {
+  const auto equal = split_range(1080, {1, 1});
+  expect_tiles(equal, 1080);
+  EXPECT_EQ(equal[0].size(), 540U);
+
+  const auto three_to_one = split_range(1000, {3, 1});
+  expect_tiles(three_to_one, 1000);
+  EXPECT_EQ(three_to_one[0].size(), 750U);
+
+  const auto rows_of_eight = split_range(1080, {1, 2, 1}, 8);
+  expect_tiles(rows_of_eight, 1080);
+  for (std::size_t i = 0; i + 1 < rows_of_eight.size(); ++i)
+    EXPECT_EQ(rows_of_eight[i].end % 8, 0U);
+  EXPECT_NEAR(static_cast<double>(rows_of_eight[1].size()), 540.0, 8.0);
+}
+
+TEST(WorkSplit, ZeroWeightsGetNothingAndBadWeightsAreRefused) {
+  const auto ranges = split_range(100, {0, 1, 0});
+  expect_tiles(ranges, 100);
+  EXPECT_TRUE(ranges[0].empty());
+  EXPECT_EQ(ranges[1].size(), 100U);
+  EXPECT_TRUE(ranges[2].empty());
+  EXPECT_CLF_ERROR(split_range(100, {}), "no positive weight");
+  EXPECT_CLF_ERROR(split_range(100, {0, 0}), "no positive weight");
+  EXPECT_CLF_ERROR(split_range(100, {1, -1}), "-1");
+  expect_tiles(split_range(3, {1, 1, 1, 1, 1}), 3);  // fewer items than devices
+}
+
+TEST(WorkSplit, TheBalancerSettlesOnTheMeasuredSpeeds) {
+  // Device 0 is three times as fast as device 1; each round times the split it was given.
+  clf::SpeedBalancer balancer(2);
+  auto split = balancer.split(1200);
+  EXPECT_EQ(split[0].size(), 600U);
+  for (int round = 0; round < 6; ++round) {
+    balancer.record(0, split[0].size(), static_cast<double>(split[0].size()) / 3000.0);
+    balancer.record(1, split[1].size(), static_cast<double>(split[1].size()) / 1000.0);
+    split = balancer.split(1200);
+  }
+  EXPECT_NEAR(static_cast<double>(split[0].size()), 900.0, 2.0);
+  balancer.record(1, 0, 1.0);  // nothing to learn from an empty share
+  balancer.record(1, 10, 0.0);
+  EXPECT_NEAR(balancer.speeds()[1], 1000.0, 1.0);
+}
+
+TEST(WorkSplit, EveryChunkIsDoneOnceAcrossTheDevices) {
+  const auto listing = clf::enumerate_devices();
+  std::vector<std::unique_ptr<clf::Runtime>> runtimes;
+  for (int i = 0; i < 2; ++i) {
+    runtimes.push_back(std::make_unique<clf::Runtime>(listing.front(), clf::DeviceRequest{}));
+  }
+  const clf::DeviceSet set(std::move(runtimes));
+  std::vector<int> done(1001, 0);
+  std::mutex mutex;
+  clf::for_each_chunk(set, done.size(), 64, [&](std::size_t, clf::Runtime&, WorkRange range) {
+    EXPECT_LE(range.size(), 64U);
+    std::lock_guard<std::mutex> lock(mutex);
+    for (std::size_t i = range.begin; i < range.end; ++i) ++done[i];
+  });
+  EXPECT_EQ(std::count(done.begin(), done.end(), 1), static_cast<long>(done.size()));
+
+  int chunks_after_failure = 0;
+  EXPECT_CLF_ERROR(clf::for_each_chunk(set, 1000, 10,
+                                       [&](std::size_t position, clf::Runtime&, WorkRange range) {
+                                         if (position == 0 && range.begin >= 100) {
+                                           throw clf::Error("chunk failed");
+                                         }
+                                         std::lock_guard<std::mutex> lock(mutex);
+                                         ++chunks_after_failure;
+                                       }),
+                   "chunk failed");
+  EXPECT_LT(chunks_after_failure, 100);  // the other device stopped taking chunks
+}
+
+}  // namespace
