@@ -7,10 +7,12 @@
 #include <random>
 #include <set>
 
+#include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/procedural_mesh.hpp"
 #include "apps/raytracer/sah_bvh.hpp"
 #include "framework/error.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -302,6 +304,52 @@ TEST(RaytracerMeshBvh, BadInstancesNameWhatIsWrong) {
   scene = instanced_scene();
   scene.instances[0].material = 3;
   EXPECT_THROW(build_mesh_geometry(scene), clf::Error);
+}
+
+// The device's linear BVH: the same invariants as the host's tree, and traversal through it
+// finds what testing every triangle finds.
+raytracer::DeviceMeshBvhBuilder& device_builder() {
+  static raytracer::DeviceMeshBvhBuilder builder(clf_test::runtime());
+  return builder;
+}
+
+TEST(RaytracerMeshBvh, DeviceLbvhHoldsEveryPrimitiveOnceInBoundedLeaves) {
+  for (std::size_t n : {1u, 2u, 5u, 100u, 5000u}) {
+    const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
+    const SahBvh bvh = device_builder().build(boxes);
+    std::vector<std::uint32_t> seen = check_tree(bvh, boxes, 4);
+    ASSERT_EQ(seen.size(), n);
+    EXPECT_EQ(std::set<std::uint32_t>(seen.begin(), seen.end()).size(), n) << "n = " << n;
+    EXPECT_LE(bvh.depth, 40) << "n = " << n;
+  }
+  EXPECT_GE(device_builder().device_ms(), 0.0);
+}
+
+TEST(RaytracerMeshBvh, DeviceLbvhOfCoincidentPrimitivesIsBalanced) {
+  const std::vector<Box> boxes(10000, random_boxes(1, 7)[0]);  // one Morton code for all
+  const SahBvh bvh = device_builder().build(boxes);
+  EXPECT_EQ(check_tree(bvh, boxes, 4).size(), boxes.size());
+  EXPECT_LE(bvh.depth, 14);  // split by index: ceil(log2(10000 / 4)) + 2
+  EXPECT_CLF_ERROR(device_builder().build({}), "no triangles");
+}
+
+TEST(RaytracerMeshBvh, TraversalOfDeviceTreesFindsWhatTestingEveryTriangleFinds) {
+  const MeshGeometry g = build_mesh_geometry(instanced_scene(), [](const std::vector<Box>& boxes) {
+    return device_builder().build(boxes);
+  });
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> spread(-1, 1);
+  int hits = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const cl_float4 origin = rt_vec(spread(rng) * 4, spread(rng) * 4, spread(rng) * 2);
+    const cl_float4 direction = rt_normalize(rt_vec(spread(rng) * 0.6f, spread(rng) * 0.6f, 1));
+    const RtHit bvh = nearest(g, origin, direction, true);
+    const RtHit brute = nearest(g, origin, direction, false);
+    ASSERT_EQ(bvh.kind, brute.kind) << "ray " << i;
+    ASSERT_EQ(bvh.t, brute.t) << "ray " << i;
+    hits += bvh.kind == RT_HIT_TRIANGLE;
+  }
+  EXPECT_GT(hits, 1000);
 }
 
 }  // namespace

@@ -92,6 +92,23 @@ TEST(RaytracerRays, DeviceEmbreeAndReferenceAgreeOnSpheres) {
   EXPECT_GT(count_kind(reference[0], RT_HIT_SPHERE), kWidth * kHeight / 20u);
 }
 
+TEST(RaytracerRays, DeviceBuiltMeshBvhsAgreeWithTheReference) {
+  const raytracer::Scene scene = raytracer::builtin_scene("instances:16");
+  const raytracer::HostScene host(scene);
+  const raytracer::RayBatches batches = raytracer::make_ray_batches(host, kWidth, kHeight);
+  raytracer::DeviceRenderer renderer(clf_test::runtime());
+  renderer.set_mesh_bvh_builder(raytracer::MeshBvhBuilder::device_lbvh);
+  renderer.set_scene(scene);
+  for (const RayKind kind : {RayKind::primary, RayKind::shadow, RayKind::secondary}) {
+    SCOPED_TRACE(raytracer::ray_kind_name(kind));
+    RayResults ours;
+    renderer.trace_rays(batches.of(kind), 1, &ours);
+    const raytracer::Agreement agreement =
+        raytracer::compare_results(ours, reference_answers(host, batches.of(kind)));
+    EXPECT_TRUE(agreement.acceptable()) << describe(agreement);
+  }
+}
+
 TEST(RaytracerRays, AgreementCountsMissesAgainstHitsAndDistantHits) {
   RtHit near = rt_no_hit(RT_INFINITY);
   near.kind = RT_HIT_TRIANGLE;
@@ -173,6 +190,9 @@ TEST(RaytracerRays, CommandRejectsBadOptions) {
   command.size = "64x48";
   command.repeat = 0;
   EXPECT_CLF_ERROR(raytracer::run_rays(command, clf_test::runtime()), "--repeat", "0");
+  command.repeat = 1;
+  command.mesh_bvh = "octree";
+  EXPECT_CLF_ERROR(raytracer::run_rays(command, clf_test::runtime()), "--mesh-bvh", "octree");
 }
 
 nlohmann::json run_command(bool no_embree) {

@@ -37,6 +37,7 @@ struct RaysCommand {
   int repeat = 5;        // timed runs per tracer and kind (after one warm-up); medians reported
   unsigned threads = 0;  // Embree's host threads; 0: every hardware thread
   bool no_embree = false;
+  std::string mesh_bvh = "sah";  // our mesh BVHs: sah (host) or lbvh (device)
   std::string json;
 };
 

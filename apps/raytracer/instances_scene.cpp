@@ -1,6 +1,8 @@
-// The built-in scene "instances:N": a large triangle scene defined in code (nothing to
-// download), for benchmarks. Two meshes stored once, a smooth torus (2304 triangles) and a
-// faceted ball (960), placed N times on a grid with random turns, sizes and materials.
+// The built-in scenes "instances:N" and "mesh:N": large triangle scenes defined in code (nothing
+// to download), for benchmarks. instances:N: two meshes stored once, a smooth torus (2304
+// triangles) and a faceted ball (960), placed N times on a grid with random turns, sizes and
+// materials. mesh:N: one mesh of N triangles.
+#include <algorithm>
 #include <cmath>
 
 #include "apps/raytracer/procedural_mesh.hpp"
@@ -52,6 +54,45 @@ Scene instances_scene(std::size_t n, std::uint64_t seed) {
   scene.lights.push_back(make_light({0.5f * extent, 1.5f * extent, -0.9f * extent}, {1, 1, 1}, 1));
   scene.camera.position = {0.0f, 0.55f * extent, -1.35f * extent};
   scene.camera.look_at = {0.0f, 0.0f, 0.1f * extent};
+  scene.camera.fov_y = 60.0f * 3.14159265f / 180.0f;
+  scene.background = {0.5f, 0.65f, 0.85f};
+  return scene;
+}
+
+Scene single_mesh_scene(std::size_t triangles) {
+  Scene scene;
+  scene.name = "mesh:" + std::to_string(triangles);
+  scene.width = 1920;
+  scene.height = 1080;
+  scene.materials.push_back(make_material({0.85f, 0.55f, 0.3f}, 0.1f, 0.8f, 0.5f, 32.0f, 0.0f));
+  scene.materials.push_back(make_material({0.8f, 0.8f, 0.8f}, 0.1f, 0.8f, 0.0f, 1.0f, 0.2f));
+  // rings x segments quads of two triangles, the tube's ripples fine enough to need them all.
+  const int rings = std::max(3, static_cast<int>(std::sqrt(static_cast<double>(triangles))));
+  const int segments =
+      std::max(3, static_cast<int>(triangles / (2 * static_cast<std::size_t>(rings))));
+  TriangleMesh mesh;
+  mesh.name = scene.name;
+  add_parametric_surface(
+      mesh, rings, segments,
+      [](float u, float v, cl_float4* point, cl_float4* normal) {
+        const float a = 6.2831853f * u;
+        const float b = 6.2831853f * v;
+        const float tube = 0.35f + 0.05f * std::sin(24.0f * a) * std::sin(9.0f * b);
+        const float ring = 1.0f + tube * std::cos(b);
+        *point = rt_vec(ring * std::cos(a), tube * std::sin(b) + 0.6f, ring * std::sin(a));
+        *normal = rt_vec(std::cos(b) * std::cos(a), std::sin(b), std::cos(b) * std::sin(a));
+      },
+      true, 0);
+  scene.meshes.push_back(std::make_shared<const TriangleMesh>(std::move(mesh)));
+  MeshInstance instance;
+  instance.mesh = 0;
+  instance.material = 0;
+  instance.transform = Transform::rotation(0, 0.5f);
+  scene.instances.push_back(instance);
+  scene.planes.push_back(make_plane({0, 1, 0}, -0.6f, 1, 2.0f, {0.3f, 0.3f, 0.3f}));
+  scene.lights.push_back(make_light({2.0f, 4.0f, -3.0f}, {1, 1, 1}, 1));
+  scene.camera.position = {0.0f, 1.6f, -2.6f};
+  scene.camera.look_at = {0.0f, 0.3f, 0.0f};
   scene.camera.fov_y = 60.0f * 3.14159265f / 180.0f;
   scene.background = {0.5f, 0.65f, 0.85f};
   return scene;

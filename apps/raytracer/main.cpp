@@ -63,6 +63,10 @@ int main(int argc, char** argv) {
   rays_app->add_option("--threads", rays.threads, "Embree's threads (0: every hardware thread)")
       ->capture_default_str();
   rays_app->add_flag("--no-embree", rays.no_embree, "time the device alone");
+  rays_app
+      ->add_option("--mesh-bvh", rays.mesh_bvh,
+                   "our mesh BVHs: sah (binned SAH on the host) or lbvh (linear BVH on the device)")
+      ->capture_default_str();
   rays_app->add_option("--json", rays.json, "write the results to this JSON file");
 #if CLF_RAYTRACER_GUI
   raytracer::GuiOptions gui;

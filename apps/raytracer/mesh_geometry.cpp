@@ -51,7 +51,8 @@ struct PlacedMesh {
 };
 
 PlacedMesh append_mesh(const TriangleMesh& mesh, std::size_t material_count,
-                       std::vector<RtMeshNode>& mesh_nodes, MeshGeometry& geometry) {
+                       const MeshBvhBuild& build_mesh_bvh, std::vector<RtMeshNode>& mesh_nodes,
+                       MeshGeometry& geometry) {
   for (std::size_t i = 0; i < mesh.shading.size(); ++i) {
     if (mesh.shading[i].material >= material_count) {
       throw clf::Error("mesh '" + mesh.name + "': triangle " + std::to_string(i) +
@@ -62,7 +63,7 @@ PlacedMesh append_mesh(const TriangleMesh& mesh, std::size_t material_count,
   std::vector<Box> boxes;
   boxes.reserve(mesh.triangles.size());
   for (const RtTriangle& t : mesh.triangles) boxes.push_back(triangle_box(t));
-  const SahBvh bvh = build_sah_bvh(boxes);
+  const SahBvh bvh = build_mesh_bvh ? build_mesh_bvh(boxes) : build_sah_bvh(boxes);
   PlacedMesh placed;
   placed.root = static_cast<cl_int>(mesh_nodes.size());
   placed.triangle_first = static_cast<cl_int>(geometry.triangles.size());
@@ -149,7 +150,7 @@ Box scene_bounds(const Scene& scene) {
   return bounds;
 }
 
-MeshGeometry build_mesh_geometry(const Scene& scene) {
+MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_mesh_bvh) {
   MeshGeometry geometry;
   append_textures(scene, geometry);
   std::vector<PlacedMesh> placed(scene.meshes.size());
@@ -169,7 +170,8 @@ MeshGeometry build_mesh_geometry(const Scene& scene) {
     const TriangleMesh& mesh = *scene.meshes[instance.mesh];
     if (mesh.triangles.empty()) continue;
     PlacedMesh& m = placed[instance.mesh];
-    if (m.root < 0) m = append_mesh(mesh, scene.materials.size(), mesh_nodes, geometry);
+    if (m.root < 0)
+      m = append_mesh(mesh, scene.materials.size(), build_mesh_bvh, mesh_nodes, geometry);
     try {
       instances.push_back(make_instance(instance, m));
     } catch (const clf::Error& error) {

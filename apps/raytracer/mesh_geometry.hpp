@@ -3,6 +3,7 @@
 // instances' world boxes, in one node array.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "apps/raytracer/sah_bvh.hpp"
@@ -21,10 +22,14 @@ struct MeshGeometry {
   int mesh_depth = 0;      // depth of the deepest mesh BVH
 };
 
+// Builds one mesh's tree over its triangles' boxes: the host's binned SAH (build_sah_bvh) when
+// none is given, or the device's linear BVH (DeviceMeshBvhBuilder).
+using MeshBvhBuild = std::function<SahBvh(const std::vector<Box>&)>;
+
 // Throws clf::Error naming the instance or mesh when one cannot be placed (a singular transform,
 // a mesh index out of range, a material out of range) or the trees are too deep for the
 // traversal stack. Instances of meshes without triangles are left out.
-MeshGeometry build_mesh_geometry(const Scene& scene);
+MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_mesh_bvh = {});
 
 // Triangles as placed in the world: each instance counts its mesh's.
 std::size_t placed_triangle_count(const Scene& scene);

@@ -198,8 +198,10 @@ int run_rays(const RaysCommand& command, clf::Runtime& runtime) {
             << " ms (primary hits by the CPU reference)\n";
 
   DeviceRenderer renderer(runtime);
+  renderer.set_mesh_bvh_builder(parse_mesh_bvh_builder(command.mesh_bvh));
   renderer.set_scene(scene);
-  std::cout << "ours: " << runtime.device_name() << ", BVHs built on the host in "
+  std::cout << "ours: " << runtime.device_name() << ", mesh BVHs by "
+            << mesh_bvh_builder_name(renderer.mesh_bvh_builder()) << " in "
             << fixed(renderer.mesh_build_ms()) << " ms; kernel times from "
             << (runtime.profiling() ? "device events" : "the wall clock") << "\n";
   std::unique_ptr<EmbreeTracer> embree;
@@ -239,6 +241,7 @@ int run_rays(const RaysCommand& command, clf::Runtime& runtime) {
                    {"planes", scene.planes.size()},
                    {"device", runtime.device_name()},
                    {"ours_bvh_build_ms", renderer.mesh_build_ms()},
+                   {"ours_mesh_bvh", command.mesh_bvh},
                    {"repeat", command.repeat},
                    {"embree_version", embree ? json(embree_version()) : json(nullptr)},
                    {"threads", embree ? embree->threads() : 0},

@@ -17,6 +17,16 @@ RenderMode parse_render_mode(const std::string& text) {
   throw clf::Error("--mode: expected whitted or path, got '" + text + "'");
 }
 
+MeshBvhBuilder parse_mesh_bvh_builder(const std::string& text) {
+  if (text == "sah") return MeshBvhBuilder::host_sah;
+  if (text == "lbvh") return MeshBvhBuilder::device_lbvh;
+  throw clf::Error("--mesh-bvh: expected sah or lbvh, got '" + text + "'");
+}
+
+const char* mesh_bvh_builder_name(MeshBvhBuilder builder) {
+  return builder == MeshBvhBuilder::device_lbvh ? "device LBVH" : "host binned SAH";
+}
+
 const char* render_mode_name(RenderMode mode) {
   return mode == RenderMode::path ? "path" : "whitted";
 }

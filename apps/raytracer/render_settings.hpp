@@ -22,6 +22,14 @@ const char* render_mode_name(RenderMode mode);
 // ends sooner where little light is left.
 int default_depth(RenderMode mode);
 
+// How the renderer builds its mesh BVHs: the host's binned SAH (best to trace; the default for
+// static meshes) or the device's linear BVH (built in a fraction of the time).
+enum class MeshBvhBuilder { host_sah, device_lbvh };
+
+// "sah" or "lbvh" (clf::Error naming the option and the choices otherwise).
+MeshBvhBuilder parse_mesh_bvh_builder(const std::string& text);
+const char* mesh_bvh_builder_name(MeshBvhBuilder builder);
+
 struct RenderSettings {
   RenderMode mode = RenderMode::whitted;
   int width = 0;  // 0: the scene's own size

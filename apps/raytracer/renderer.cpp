@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/emitters.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "framework/error.hpp"
@@ -65,8 +66,16 @@ std::vector<T> DeviceRenderer::non_empty(const std::vector<T>& values) {
 
 void DeviceRenderer::set_scene(const Scene& scene) {
   // The mesh BVHs first: a scene they reject (clf::Error) leaves the renderer as it was.
+  MeshBvhBuild build_mesh_bvh;
+  if (mesh_bvh_builder_ == MeshBvhBuilder::device_lbvh) {
+    // Its kernels compile here, before the build is timed.
+    if (!device_mesh_bvh_) device_mesh_bvh_ = std::make_unique<DeviceMeshBvhBuilder>(runtime_);
+    build_mesh_bvh = [this](const std::vector<Box>& boxes) {
+      return device_mesh_bvh_->build(boxes);
+    };
+  }
   const auto start = std::chrono::steady_clock::now();
-  const MeshGeometry geometry = build_mesh_geometry(scene);
+  const MeshGeometry geometry = build_mesh_geometry(scene, build_mesh_bvh);
   mesh_build_ms_ = since_ms(start);
   emitter_list_ = build_emitters(scene);
   emitters_ = std::make_unique<clf::Buffer<RtEmitter>>(runtime_, non_empty(emitter_list_.emitters));

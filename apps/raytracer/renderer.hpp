@@ -16,6 +16,7 @@
 namespace raytracer {
 
 struct MeshGeometry;
+class DeviceMeshBvhBuilder;
 struct RayBatch;
 struct RayResults;
 
@@ -48,10 +49,14 @@ class DeviceRenderer {
   ~DeviceRenderer();
 
   // Uploads the scene (spheres, planes, materials, lights, meshes) and marks the sphere BVH
-  // stale. The mesh BVHs are built here, on the host (apps/raytracer/mesh_geometry.hpp); a
-  // scene they reject throws clf::Error and leaves the renderer's scene as it was.
+  // stale. The mesh BVHs are built here (apps/raytracer/mesh_geometry.hpp) by the chosen
+  // builder; a scene they reject throws clf::Error and leaves the renderer's scene as it was.
   void set_scene(const Scene& scene);
-  // Milliseconds the last set_scene spent building the mesh and instance BVHs.
+  // How the next set_scene builds the mesh BVHs (the host's binned SAH unless changed).
+  void set_mesh_bvh_builder(MeshBvhBuilder builder) { mesh_bvh_builder_ = builder; }
+  MeshBvhBuilder mesh_bvh_builder() const { return mesh_bvh_builder_; }
+  // Milliseconds the last set_scene spent building the mesh and instance BVHs (wall-clock,
+  // uploads and read-backs of a device build included).
   double mesh_build_ms() const { return mesh_build_ms_; }
   // Triangles the mesh BVHs hold (each mesh once) and instances placing them.
   std::size_t stored_triangles() const { return stored_triangles_; }
@@ -129,6 +134,8 @@ class DeviceRenderer {
   std::size_t instance_count_ = 0;
   std::size_t stored_triangles_ = 0;
   double mesh_build_ms_ = 0;
+  MeshBvhBuilder mesh_bvh_builder_ = MeshBvhBuilder::host_sah;
+  std::unique_ptr<DeviceMeshBvhBuilder> device_mesh_bvh_;  // made on first use
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> codes_;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> indices_;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> ready_;

@@ -190,7 +190,8 @@ Scene random_scene(std::size_t n, std::uint64_t seed) {
 
 bool is_builtin_scene_name(const std::string& name) {
   return name == "seed" || name == "aalborg" || name == "cornell" ||
-         name.rfind("random:", 0) == 0 || name.rfind("instances:", 0) == 0;
+         name.rfind("random:", 0) == 0 || name.rfind("instances:", 0) == 0 ||
+         name.rfind("mesh:", 0) == 0;
 }
 
 namespace {
@@ -230,10 +231,16 @@ Scene builtin_scene(const std::string& name) {
     scene.name = name;
     return scene;
   }
+  if (name.rfind("mesh:", 0) == 0) {
+    parse_count_and_seed(name, "mesh", 100000000, "a triangle count", &count, &seed);
+    Scene scene = single_mesh_scene(count);
+    scene.name = name;
+    return scene;
+  }
   throw clf::Error(
       "unknown scene '" + name +
-      "'; built in: seed, aalborg, cornell, random:N[:SEED], instances:N[:SEED], or a JSON "
-      "scene file");
+      "'; built in: seed, aalborg, cornell, random:N[:SEED], instances:N[:SEED], mesh:N, or a "
+      "JSON scene file");
 }
 
 std::string lower_case_extension(const std::string& path) {
@@ -256,7 +263,7 @@ Scene load_scene(const std::string& name_or_file) {
   if (!probe) {
     throw clf::Error("scene '" + name_or_file +
                      "' is neither a built-in scene (seed, aalborg, cornell, random:N[:SEED], "
-                     "instances:N[:SEED]) nor a readable file");
+                     "instances:N[:SEED], mesh:N) nor a readable file");
   }
   return load_scene_file(name_or_file);
 }

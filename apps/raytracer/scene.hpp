@@ -91,5 +91,8 @@ Scene random_scene(std::size_t n, std::uint64_t seed = 1);
 // n instances of two generated meshes (a torus and a faceted ball) on a grid over a floor,
 // reproducible from `seed`: the large triangle scene of the benchmarks.
 Scene instances_scene(std::size_t n, std::uint64_t seed = 1);
+// "mesh:N": one mesh of about N triangles (a torus with a rippled tube), placed once: what the
+// mesh BVH builders are measured on.
+Scene single_mesh_scene(std::size_t triangles);
 
 }  // namespace raytracer

@@ -49,9 +49,11 @@ CLF_FUNCTION cl_int rt_common_prefix(RT_GLOBAL const cl_uint* codes, cl_int n, c
   return 32 + rt_count_leading_zeros((cl_uint)i ^ (cl_uint)j);
 }
 
-// Internal node i of the radix tree over n sorted codes: its children (leaves offset by n - 1).
-CLF_FUNCTION void rt_karras_node(RT_GLOBAL const cl_uint* codes, cl_int n, cl_int i, cl_int* left,
-                                 cl_int* right) {
+// Internal node i of the radix tree over n sorted codes: its children (leaves offset by n - 1)
+// and the range of sorted positions [*range_first, *range_last] below it.
+CLF_FUNCTION void rt_karras_node_range(RT_GLOBAL const cl_uint* codes, cl_int n, cl_int i,
+                                       cl_int* left, cl_int* right, cl_int* range_first,
+                                       cl_int* range_last) {
   // Direction of the node's range: towards the neighbour sharing the longer prefix.
   const cl_int d =
       rt_common_prefix(codes, n, i, i + 1) - rt_common_prefix(codes, n, i, i - 1) > 0 ? 1 : -1;
@@ -77,6 +79,16 @@ CLF_FUNCTION void rt_karras_node(RT_GLOBAL const cl_uint* codes, cl_int n, cl_in
   const cl_int last = i < j ? j : i;
   *left = first == split ? (n - 1) + split : split;
   *right = last == split + 1 ? (n - 1) + split + 1 : split + 1;
+  *range_first = first;
+  *range_last = last;
+}
+
+// Internal node i of the radix tree over n sorted codes: its children (leaves offset by n - 1).
+CLF_FUNCTION void rt_karras_node(RT_GLOBAL const cl_uint* codes, cl_int n, cl_int i, cl_int* left,
+                                 cl_int* right) {
+  cl_int range_first;
+  cl_int range_last;
+  rt_karras_node_range(codes, n, i, left, right, &range_first, &range_last);
 }
 
 CLF_FUNCTION RtBvhNode rt_leaf_node(RtSphere sphere, cl_int sphere_index) {
