@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
 #include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/split_builder.hpp"
 #include "mankalah_test_support.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 #include "test_support.hpp"
@@ -132,6 +134,31 @@ TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
   const int last = 6;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
+  EXPECT_EQ(builder.build_next(), expected[last]);
+}
+
+// Two runtimes on one device stand in for two devices: each level's range is split between
+// them, pass by pass, and the values equal the CPU build's byte for byte, also when resumed.
+TEST(MankalahEndgame, LevelsSplitAcrossDevicesEqualCpuLevelsByteForByte) {
+  const int last = 8;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
+  // A small granularity, so that every level from 2 on is split.
+  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8);
+  for (int n = 0; n <= last; ++n) {
+    int passes = 0;
+    const std::vector<cl_char> got = builder.build_next(&passes);
+    ASSERT_EQ(got, expected[static_cast<std::size_t>(n)]) << "level " << n;
+    EXPECT_LE(passes, 5 * n + 2) << "level " << n;
+  }
+}
+
+TEST(MankalahEndgame, SplitBuildResumesFromGivenLevels) {
+  const int last = 7;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
+  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8);
   for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
   EXPECT_EQ(builder.build_next(), expected[last]);
 }

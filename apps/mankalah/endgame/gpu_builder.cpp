@@ -10,11 +10,12 @@ namespace {
 // Positions per launch: bounded so a launch's ids fit 32 bits and no launch runs for long.
 constexpr std::uint64_t kLaunchPositions = std::uint64_t{1} << 22;
 
-// Runs `launch(first, count)` over `total` positions in launches of at most kLaunchPositions.
+// Runs `launch(first, count)` over positions [begin, end) in launches of at most
+// kLaunchPositions.
 template <typename Launch>
-void in_launches(std::uint64_t total, Launch launch) {
-  for (std::uint64_t first = 0; first < total; first += kLaunchPositions) {
-    launch(first, static_cast<cl_uint>(std::min(kLaunchPositions, total - first)));
+void in_launches(std::uint64_t begin, std::uint64_t end, Launch launch) {
+  for (std::uint64_t first = begin; first < end; first += kLaunchPositions) {
+    launch(first, static_cast<cl_uint>(std::min(kLaunchPositions, end - first)));
   }
 }
 
@@ -25,6 +26,8 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
       max_level_(max_level),
       // One byte at least: an OpenCL buffer cannot be empty.
       lower_(runtime, std::max<std::uint64_t>(1, kalah_endgame_level_offset(max_level))),
+      level_(runtime, 1),
+      changed_(runtime, 1),
       pass_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"), "endgame_level_pass"),
       store_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
              "endgame_store_level") {
@@ -35,37 +38,59 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
 }
 
 std::vector<cl_char> GpuLevelBuilder::build_next(int* passes) {
+  begin_level();
+  const std::uint64_t count = kalah_endgame_level_size(levels_);
+  int made = 0;
+  while (pass(clf::WorkRange{0, count})) ++made;
+  if (passes != nullptr) *passes = made + 1;  // the last pass, which changed nothing, too
+  std::vector<cl_char> values(count);
+  read_values(clf::WorkRange{0, count}, values.data());
+  finish_level();
+  return values;
+}
+
+void GpuLevelBuilder::begin_level() {
   const int n = levels_;
   if (n > max_level_)
     throw clf::Error("GpuLevelBuilder: level " + std::to_string(n) + " not planned");
-  const std::uint64_t count = kalah_endgame_level_size(n);
-  clf::Buffer<cl_char> values(runtime_, count);  // zeros: any start reaches the fixed point
-  clf::Buffer<cl_int> changed(runtime_, 1);
-  int made = 0;
-  do {
-    changed.host_mutable()[0] = 0;
-    in_launches(count, [&](std::uint64_t first, cl_uint chunk) {
-      pass_(clf::Range::linear(chunk), clf::read_only(lower_), cl_int(n), cl_ulong(first), chunk,
-            clf::read_write(values), clf::read_write(changed));
-    });
-    ++made;
-  } while (changed.host()[0] != 0);
-  if (passes != nullptr) *passes = made;
-  store(values);
-  return values.host();
+  // Zeros: any start reaches the fixed point.
+  level_ = clf::DeviceBuffer<cl_char>(runtime_, kalah_endgame_level_size(n));
+  level_.write(std::vector<cl_char>(level_.size(), 0));
+}
+
+bool GpuLevelBuilder::pass(clf::WorkRange part) {
+  changed_.host_mutable()[0] = 0;
+  in_launches(part.begin, part.end, [&](std::uint64_t first, cl_uint chunk) {
+    pass_(clf::Range::linear(chunk), clf::read_only(lower_), cl_int(levels_), cl_ulong(first),
+          chunk, clf::read_write(level_), clf::read_write(changed_));
+  });
+  return changed_.host()[0] != 0;
+}
+
+void GpuLevelBuilder::read_values(clf::WorkRange part, cl_char* level_values) const {
+  level_.read_range(part.begin, level_values + part.begin, part.size());
+}
+
+void GpuLevelBuilder::write_values(clf::WorkRange part, const cl_char* level_values) {
+  level_.write_range(part.begin, level_values + part.begin, part.size());
+}
+
+void GpuLevelBuilder::finish_level() {
+  store(level_, level_.size());
+  level_ = clf::DeviceBuffer<cl_char>(runtime_, 1);  // the memory back (the store keeps it alive)
 }
 
 void GpuLevelBuilder::add_next(const cl_char* values) {
   const std::uint64_t count = kalah_endgame_level_size(levels_);
   clf::Buffer<cl_char> level_values(runtime_, std::vector<cl_char>(values, values + count));
-  store(level_values);
+  store(level_values, count);
 }
 
-void GpuLevelBuilder::store(clf::Buffer<cl_char>& level_values) {
+void GpuLevelBuilder::store(clf::BufferBase& level_values, std::uint64_t count) {
   const int n = levels_++;
   if (n >= max_level_) return;  // no planned level reads it
   const cl_ulong offset = kalah_endgame_level_offset(n);
-  in_launches(level_values.size(), [&](std::uint64_t first, cl_uint chunk) {
+  in_launches(0, count, [&](std::uint64_t first, cl_uint chunk) {
     store_(clf::Range::linear(chunk), clf::read_only(level_values), offset, chunk, cl_ulong(first),
            clf::read_write(lower_));
   });
