@@ -9,6 +9,9 @@ namespace {
 
 // Positions per launch: bounded so a launch's ids fit 32 bits and no launch runs for long.
 constexpr std::uint64_t kLaunchPositions = std::uint64_t{1} << 22;
+// Work-group size of the list copies (a driver left to choose may pick tiny groups for an odd
+// count of listed positions).
+constexpr std::size_t kListGroup = 64;
 
 // Runs `launch(first, count)` over positions [begin, end) in launches of at most
 // kLaunchPositions.
@@ -30,7 +33,17 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
       changed_(runtime, 1),
       pass_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"), "endgame_level_pass"),
       store_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
-             "endgame_store_level") {
+             "endgame_store_level"),
+      pass_marked_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
+                   "endgame_level_pass_marked"),
+      gather_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
+              "endgame_gather_listed"),
+      scatter_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
+               "endgame_scatter_listed"),
+      marks_(runtime, 1),
+      offsets_(runtime, 1),
+      listed_count_(runtime, 1),
+      packed_(runtime, 1) {
   if (max_level < 0 || max_level > KALAH_ENDGAME_MAX_LEVEL) {
     throw clf::Error("endgame levels go up to " + std::to_string(KALAH_ENDGAME_MAX_LEVEL) +
                      ", not " + std::to_string(max_level));
@@ -73,6 +86,66 @@ void GpuLevelBuilder::read_values(clf::WorkRange part, cl_char* level_values) co
 
 void GpuLevelBuilder::write_values(clf::WorkRange part, const cl_char* level_values) {
   level_.write_range(part.begin, level_values + part.begin, part.size());
+}
+
+void GpuLevelBuilder::pass_and_read_changes(clf::WorkRange part, cl_char* level_values,
+                                            PartChanges* changes) {
+  *changes = PartChanges{};
+  if (part.size() > clf::primitives::kMaxScanElements) {  // too many to list: the whole part
+    changes->any = changes->whole = pass(part);
+    if (changes->whole) read_values(part, level_values);
+    return;
+  }
+  const std::size_t listed = list_changed(part);
+  changes->any = listed > 0;
+  // A listed position costs 5 bytes, a position of the whole part 1.
+  if (listed == 0 || listed * 5 >= part.size()) {
+    changes->whole = changes->any;
+    if (changes->whole) read_values(part, level_values);
+    return;
+  }
+  if (packed_.size() < listed) packed_ = clf::DeviceBuffer<cl_char>(runtime_, listed);
+  gather_(clf::Range::linear(listed, kListGroup), clf::read_only(level_), cl_ulong(part.begin),
+          clf::read_only(offsets_), cl_uint(listed), clf::read_write(packed_));
+  changes->offsets.resize(listed);
+  changes->values.resize(listed);
+  offsets_.read_range(0, changes->offsets.data(), listed);
+  packed_.read_range(0, changes->values.data(), listed);
+  for (std::size_t i = 0; i < listed; ++i) {
+    level_values[part.begin + changes->offsets[i]] = changes->values[i];
+  }
+}
+
+std::size_t GpuLevelBuilder::list_changed(clf::WorkRange part) {
+  if (marks_.size() < part.size()) marks_ = clf::DeviceBuffer<std::uint32_t>(runtime_, part.size());
+  if (offsets_.size() < part.size()) {
+    offsets_ = clf::DeviceBuffer<std::uint32_t>(runtime_, part.size());
+  }
+  if (!compact_) compact_ = std::make_unique<clf::primitives::Compact<std::uint32_t>>(runtime_);
+  in_launches(part.begin, part.end, [&](std::uint64_t first, cl_uint chunk) {
+    pass_marked_(clf::Range::linear(chunk), clf::read_only(lower_), cl_int(levels_),
+                 cl_ulong(first), chunk, clf::read_write(level_), clf::read_write(marks_),
+                 cl_ulong(part.begin));
+  });
+  compact_->indices(marks_, offsets_, listed_count_, part.size(),
+                    clf::primitives::Predicate<std::uint32_t>::nonzero());
+  return listed_count_.read()[0];
+}
+
+void GpuLevelBuilder::write_changes(clf::WorkRange part, const PartChanges& changes,
+                                    const cl_char* level_values) {
+  if (!changes.any) return;
+  if (changes.whole) {
+    write_values(part, level_values);
+    return;
+  }
+  const std::size_t listed = changes.offsets.size();
+  if (offsets_.size() < listed) offsets_ = clf::DeviceBuffer<std::uint32_t>(runtime_, listed);
+  if (packed_.size() < listed) packed_ = clf::DeviceBuffer<cl_char>(runtime_, listed);
+  offsets_.write_range(0, changes.offsets.data(), listed);
+  packed_.write_range(0, changes.values.data(), listed);
+  scatter_(clf::Range::linear(listed, kListGroup), clf::read_write(level_), cl_ulong(part.begin),
+           clf::read_only(offsets_), cl_uint(listed), clf::read_only(packed_));
 }
 
 void GpuLevelBuilder::finish_level() {
