@@ -117,16 +117,30 @@ TEST(MankalahEndgame, CpuLevelsEqualMinimaxToTheEnd) {
   }
 }
 
+// Builds every level of `expected` in turn with `builder` (a GpuLevelBuilder or a
+// SplitLevelBuilder) and compares it with the expected one, byte for byte.
+template <typename Builder>
+void expect_levels_built(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
+  for (std::size_t n = 0; n < expected.size(); ++n) {
+    int passes = 0;
+    const std::vector<cl_char> got = builder.build_next(&passes);
+    ASSERT_EQ(got, expected[n]) << "level " << n;
+    EXPECT_LE(passes, 5 * static_cast<int>(n) + 2) << "level " << n;
+  }
+}
+
+// Gives `builder` every level of `expected` but the last, then builds the last and compares it.
+template <typename Builder>
+void expect_resumed_level(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
+  for (std::size_t n = 0; n + 1 < expected.size(); ++n) builder.add_next(expected[n].data());
+  EXPECT_EQ(builder.build_next(), expected.back());
+}
+
 TEST(MankalahEndgame, DeviceLevelsEqualCpuLevelsByteForByte) {
   const int last = 8;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
-  for (int n = 0; n <= last; ++n) {
-    int passes = 0;
-    const std::vector<cl_char> got = builder.build_next(&passes);
-    ASSERT_EQ(got, expected[static_cast<std::size_t>(n)]) << "level " << n;
-    EXPECT_LE(passes, 5 * n + 2) << "level " << n;
-  }
+  expect_levels_built(builder, expected);
 }
 
 // Levels given from files (a resumed build) serve the levels above as built ones do.
@@ -134,8 +148,7 @@ TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
   const int last = 6;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
-  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
-  EXPECT_EQ(builder.build_next(), expected[last]);
+  expect_resumed_level(builder, expected);
 }
 
 // Two runtimes on one device stand in for two devices: each level's range is split between
@@ -147,12 +160,7 @@ TEST(MankalahEndgame, LevelsSplitAcrossDevicesEqualCpuLevelsByteForByte) {
   const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
   // Small parts and rounds, so that every level from 2 on is split, and runs in rounds from 5 on.
   mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
-  for (int n = 0; n <= last; ++n) {
-    int passes = 0;
-    const std::vector<cl_char> got = builder.build_next(&passes);
-    ASSERT_EQ(got, expected[static_cast<std::size_t>(n)]) << "level " << n;
-    EXPECT_LE(passes, 5 * n + 2) << "level " << n;
-  }
+  expect_levels_built(builder, expected);
 }
 
 TEST(MankalahEndgame, SplitBuildResumesFromGivenLevels) {
@@ -160,8 +168,7 @@ TEST(MankalahEndgame, SplitBuildResumesFromGivenLevels) {
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
   mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
-  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
-  EXPECT_EQ(builder.build_next(), expected[last]);
+  expect_resumed_level(builder, expected);
 }
 
 // What a pass changed goes to another device whole while many values change, then as a list:
