@@ -19,17 +19,17 @@ BufferBase::BufferBase(Runtime& runtime, std::size_t bytes, const char* what)
   check(status, "clCreateBuffer", {"", device.name, std::to_string(bytes) + " bytes"});
 }
 
-void BufferBase::upload(const void* host, std::size_t bytes) {
+void BufferBase::upload(const void* host, std::size_t bytes, std::size_t offset) {
   if (bytes == 0) return;
-  check(runtime_->queue().enqueueWriteBuffer(mem_, CL_TRUE, 0, bytes, host), "clEnqueueWriteBuffer",
-        {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
+  check(runtime_->queue().enqueueWriteBuffer(mem_, CL_TRUE, offset, bytes, host),
+        "clEnqueueWriteBuffer", {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
   runtime_->count_upload(bytes);
 }
 
-void BufferBase::download(void* host, std::size_t bytes) const {
+void BufferBase::download(void* host, std::size_t bytes, std::size_t offset) const {
   if (bytes == 0) return;
-  check(runtime_->queue().enqueueReadBuffer(mem_, CL_TRUE, 0, bytes, host), "clEnqueueReadBuffer",
-        {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
+  check(runtime_->queue().enqueueReadBuffer(mem_, CL_TRUE, offset, bytes, host),
+        "clEnqueueReadBuffer", {"", runtime_->device_name(), std::to_string(bytes) + " bytes"});
   runtime_->count_download(bytes);
 }
 

@@ -41,8 +41,9 @@ class BufferBase {
   BufferBase(BufferBase&&) noexcept = default;
   BufferBase& operator=(BufferBase&&) noexcept = default;
 
-  void upload(const void* host, std::size_t bytes);
-  void download(void* host, std::size_t bytes) const;
+  // `bytes` bytes at byte `offset` of the buffer.
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
 
   Runtime* runtime_;
   std::size_t bytes_;
@@ -154,12 +155,30 @@ class DeviceBuffer : public BufferBase {
     download(values.data(), bytes_);
     return values;
   }
+  // Elements [first, first + count) from or to `values` (count elements), for a buffer whose
+  // parts are filled by several devices or processes.
+  void write_range(std::size_t first, const T* values, std::size_t count) {
+    check_range(first, count, "write_range");
+    upload(values, count * sizeof(T), first * sizeof(T));
+  }
+  void read_range(std::size_t first, T* values, std::size_t count) const {
+    check_range(first, count, "read_range");
+    download(values, count * sizeof(T), first * sizeof(T));
+  }
 
   const char* element_type_name() const override { return device_type_name_or_null<T>(); }
   void before_launch(Access /*access*/) override {}
   void after_launch(Access /*access*/) override {}
 
  private:
+  void check_range(std::size_t first, std::size_t count, const char* what) const {
+    if (first > count_ || count > count_ - first) {
+      throw Error(std::string("DeviceBuffer::") + what + ": elements " + std::to_string(first) +
+                  ".." + std::to_string(first + count) + " of a buffer of " +
+                  std::to_string(count_));
+    }
+  }
+
   std::size_t count_ = 0;
 };
 

@@ -4,15 +4,35 @@
 #include <algorithm>
 #include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "framework/clf.hpp"
 #include "shared/mankalah/kalah.h"
 
 namespace mankalah_test {
+
+// `count` quiet runtimes on the device the environment selects, as a device set: with two, they
+// stand in for two devices.
+inline std::unique_ptr<clf::DeviceSet> runtimes_on_one_device(int count) {
+  std::vector<std::unique_ptr<clf::Runtime>> runtimes;
+  for (int i = 0; i < count; ++i) {
+    clf::DeviceRequest request;
+    request.quiet = true;
+    runtimes.push_back(std::make_unique<clf::Runtime>(request));
+  }
+  return std::make_unique<clf::DeviceSet>(std::move(runtimes));
+}
+
+// One device for the tests' database builds, never destroyed (like clf_test::runtime()).
+inline const clf::DeviceSet& one_device() {
+  static const clf::DeviceSet* devices = runtimes_on_one_device(1).release();
+  return *devices;
+}
 
 // A position from its cells, c0 first (fewer than 14 leave the rest empty), and the side to move.
 inline KalahBoard board_of(std::initializer_list<int> cells, int to_move) {

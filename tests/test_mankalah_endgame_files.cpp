@@ -42,7 +42,7 @@ class MankalahEndgameFiles : public testing::Test {
     options.db_dir = dir_.string();
     options.max_stones = 5;
     options.builder = builder;
-    options.runtime = []() -> clf::Runtime& { return clf_test::runtime(); };
+    options.devices = []() -> const clf::DeviceSet& { return mankalah_test::one_device(); };
     std::ostringstream out, err;
     const int status = eg::run_db(options, out, err);
     if (out_text != nullptr) *out_text = out.str();

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
 #include "apps/mankalah/endgame/gpu_builder.hpp"
+#include "apps/mankalah/endgame/split_builder.hpp"
 #include "mankalah_test_support.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 #include "test_support.hpp"
@@ -115,16 +117,30 @@ TEST(MankalahEndgame, CpuLevelsEqualMinimaxToTheEnd) {
   }
 }
 
+// Builds every level of `expected` in turn with `builder` (a GpuLevelBuilder or a
+// SplitLevelBuilder) and compares it with the expected one, byte for byte.
+template <typename Builder>
+void expect_levels_built(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
+  for (std::size_t n = 0; n < expected.size(); ++n) {
+    int passes = 0;
+    const std::vector<cl_char> got = builder.build_next(&passes);
+    ASSERT_EQ(got, expected[n]) << "level " << n;
+    EXPECT_LE(passes, 5 * static_cast<int>(n) + 2) << "level " << n;
+  }
+}
+
+// Gives `builder` every level of `expected` but the last, then builds the last and compares it.
+template <typename Builder>
+void expect_resumed_level(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
+  for (std::size_t n = 0; n + 1 < expected.size(); ++n) builder.add_next(expected[n].data());
+  EXPECT_EQ(builder.build_next(), expected.back());
+}
+
 TEST(MankalahEndgame, DeviceLevelsEqualCpuLevelsByteForByte) {
   const int last = 8;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
-  for (int n = 0; n <= last; ++n) {
-    int passes = 0;
-    const std::vector<cl_char> got = builder.build_next(&passes);
-    ASSERT_EQ(got, expected[static_cast<std::size_t>(n)]) << "level " << n;
-    EXPECT_LE(passes, 5 * n + 2) << "level " << n;
-  }
+  expect_levels_built(builder, expected);
 }
 
 // Levels given from files (a resumed build) serve the levels above as built ones do.
@@ -132,6 +148,58 @@ TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
   const int last = 6;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
-  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
-  EXPECT_EQ(builder.build_next(), expected[last]);
+  expect_resumed_level(builder, expected);
+}
+
+// Two runtimes on one device stand in for two devices: each level's range is split between
+// them, pass by pass in rounds, what changed exchanged whole or listed, and the values equal the
+// CPU build's byte for byte, also when resumed.
+TEST(MankalahEndgame, LevelsSplitAcrossDevicesEqualCpuLevelsByteForByte) {
+  const int last = 8;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
+  // Small parts and rounds, so that every level from 2 on is split, and runs in rounds from 5 on.
+  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
+  expect_levels_built(builder, expected);
+}
+
+TEST(MankalahEndgame, SplitBuildResumesFromGivenLevels) {
+  const int last = 7;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
+  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
+  expect_resumed_level(builder, expected);
+}
+
+// What a pass changed goes to another device whole while many values change, then as a list:
+// replaying one device's changes on a second leaves both with the level, and the host copy too.
+TEST(MankalahEndgame, PassChangesSentWholeThenListed) {
+  const int last = 7;
+  const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
+  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
+  mankalah::endgame::GpuLevelBuilder running(devices->at(0), last);
+  mankalah::endgame::GpuLevelBuilder receiving(devices->at(1), last);
+  for (int n = 0; n < last; ++n) {
+    running.add_next(expected[static_cast<std::size_t>(n)].data());
+    receiving.add_next(expected[static_cast<std::size_t>(n)].data());
+  }
+  const std::uint64_t count = kalah_endgame_level_size(last);
+  const clf::WorkRange whole_level{0, count};
+  running.begin_level();
+  receiving.begin_level();
+  std::vector<cl_char> host(count, 0);
+  int whole = 0, listed = 0;
+  for (mankalah::endgame::PartChanges changes;;) {
+    running.pass_and_read_changes(whole_level, host.data(), &changes);
+    if (!changes.any) break;
+    (changes.whole ? whole : listed) += 1;
+    EXPECT_EQ(changes.offsets.size(), changes.values.size());
+    receiving.write_changes(whole_level, changes, host.data());
+  }
+  EXPECT_GE(whole, 1);
+  EXPECT_GE(listed, 1);
+  EXPECT_EQ(host, expected[last]);
+  std::vector<cl_char> received(count);
+  receiving.read_values(whole_level, received.data());
+  EXPECT_EQ(received, expected[last]);
 }

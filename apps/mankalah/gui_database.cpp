@@ -3,11 +3,13 @@
 // goes on with alphabeta; once built, the AI becomes the perfect engine.
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "apps/gtk/event_log.hpp"
 #include "apps/gtk/window_app.hpp"
 #include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/gui_window.hpp"
+#include "framework/device_set.hpp"
 #include "framework/runtime.hpp"
 
 namespace mankalah {
@@ -93,13 +95,16 @@ void Gui::start_database_build() {
         build.stop = stop.get();
         build.builder = "cpu";
         build.max_stones = kPerfectDatabaseStones;
-        std::unique_ptr<clf::Runtime> runtime;
+        std::unique_ptr<clf::DeviceSet> device;
         try {
-          runtime = std::make_unique<clf::Runtime>(request);
+          auto runtime = std::make_unique<clf::Runtime>(request);
           if (runtime->device().type == clf::DeviceType::gpu) {
+            std::vector<std::unique_ptr<clf::Runtime>> one;
+            one.push_back(std::move(runtime));
+            device = std::make_unique<clf::DeviceSet>(std::move(one));
             build.builder = "gpu";
             build.max_stones = kGpuBuildStones;
-            build.runtime = [&runtime]() -> clf::Runtime& { return *runtime; };
+            build.devices = [&device]() -> const clf::DeviceSet& { return *device; };
           }
         } catch (const std::exception&) {
           // No device: the CPU builder needs none.

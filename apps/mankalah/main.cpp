@@ -12,6 +12,7 @@
 #include "apps/mankalah/solver/solve_command.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
+#include "framework/process_group.hpp"
 #if CLF_MANKALAH_GUI
 #include "apps/mankalah/gui.hpp"
 #endif
@@ -161,7 +162,11 @@ int main(int argc, char** argv) try {
   CLI::App* bench_command = add_bench_command(app, bench);
 
   mankalah::endgame::DbOptions db;
-  db.runtime = runtime;
+  std::unique_ptr<clf::DeviceSet> db_devices;  // made when a level is to be built
+  db.devices = [&]() -> const clf::DeviceSet& {
+    if (!db_devices) db_devices = device_options.make_device_set();
+    return *db_devices;
+  };
   CLI::App* db_command = mankalah::endgame::add_db_command(app, db);
   mankalah::solver::SolveCommandOptions solve;
   CLI::App* solve_command = mankalah::solver::add_solve_command(app, solve);
@@ -212,7 +217,10 @@ int main(int argc, char** argv) try {
     };
     return mankalah::run_bench(bench, std::cout, std::cerr);
   }
-  if (*db_command) return mankalah::endgame::run_db(db, std::cout, std::cerr);
+  if (*db_command) {
+    db.group = &clf::ProcessGroup::world();  // the ranks of mpirun, else this process alone
+    return mankalah::endgame::run_db(db, std::cout, std::cerr);
+  }
   if (*solve_command) return mankalah::solver::run_solve(solve, std::cout, std::cerr);
 #if CLF_MANKALAH_GUI
   const bool has_display =

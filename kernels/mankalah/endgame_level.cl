@@ -13,32 +13,66 @@
 // (at most 5n moves: the potential lies in n..6n) bounds the passes.
 #include "shared/mankalah/kalah_endgame.h"
 
+// The value of position `rank` of level `level` from its children as `values` holds them now.
+char endgame_position_value(__global const char* lower, int level, ulong rank,
+                            __global const char* values) {
+  const KalahBoard position = kalah_endgame_unrank(level, rank);
+  if (kalah_endgame_is_terminal(&position)) return (char)kalah_endgame_terminal_value(&position);
+  int best = -KALAH_INFINITY;
+  for (int pit = 0; pit < KALAH_PITS; ++pit) {
+    KalahEndgamePly move;
+    if (!kalah_endgame_play(&position, pit, &move)) continue;
+    int child = 0;
+    if (!move.game_over) {
+      child = move.level == level ? values[move.rank]
+                                  : lower[kalah_endgame_level_offset(move.level) + move.rank];
+    }
+    best = max(best, kalah_endgame_move_value(&move, child));
+  }
+  return (char)best;
+}
+
 __kernel void endgame_level_pass(__global const char* lower, int level, ulong first, uint count,
                                  __global char* values, __global int* changed) {
   const uint id = get_global_id(0);
   if (id >= count) return;
   const ulong rank = first + id;
-  const KalahBoard position = kalah_endgame_unrank(level, rank);
-  int best;
-  if (kalah_endgame_is_terminal(&position)) {
-    best = kalah_endgame_terminal_value(&position);
-  } else {
-    best = -KALAH_INFINITY;
-    for (int pit = 0; pit < KALAH_PITS; ++pit) {
-      KalahEndgamePly move;
-      if (!kalah_endgame_play(&position, pit, &move)) continue;
-      int child = 0;
-      if (!move.game_over) {
-        child = move.level == level ? values[move.rank]
-                                    : lower[kalah_endgame_level_offset(move.level) + move.rank];
-      }
-      best = max(best, kalah_endgame_move_value(&move, child));
-    }
-  }
-  if (values[rank] != (char)best) {
-    values[rank] = (char)best;
+  const char best = endgame_position_value(lower, level, rank, values);
+  if (values[rank] != best) {
+    values[rank] = best;
     *changed = 1;
   }
+}
+
+// endgame_level_pass for a level shared with other devices: marks[rank - part_begin] says
+// whether the position changed (1) or not (0), so that the changed ones can be listed
+// (clf::primitives::Compact) and sent to the other devices instead of the whole part.
+__kernel void endgame_level_pass_marked(__global const char* lower, int level, ulong first,
+                                        uint count, __global char* values,
+                                        __global uint* marks, ulong part_begin) {
+  const uint id = get_global_id(0);
+  if (id >= count) return;
+  const ulong rank = first + id;
+  const char best = endgame_position_value(lower, level, rank, values);
+  const bool changed = values[rank] != best;
+  if (changed) values[rank] = best;
+  marks[rank - part_begin] = changed ? 1u : 0u;
+}
+
+// packed[i] = values[part_begin + offsets[i]]: the listed positions' values, to send.
+__kernel void endgame_gather_listed(__global const char* values, ulong part_begin,
+                                    __global const uint* offsets, uint count,
+                                    __global char* packed) {
+  const uint id = get_global_id(0);
+  if (id < count) packed[id] = values[part_begin + offsets[id]];
+}
+
+// values[part_begin + offsets[i]] = packed[i]: another device's listed positions, received.
+__kernel void endgame_scatter_listed(__global char* values, ulong part_begin,
+                                     __global const uint* offsets, uint count,
+                                     __global const char* packed) {
+  const uint id = get_global_id(0);
+  if (id < count) values[part_begin + offsets[id]] = packed[id];
 }
 
 // Copies a finished level into its place among the levels below the next one.

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
-#include "apps/mankalah/endgame/gpu_builder.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "apps/mankalah/endgame/split_builder.hpp"
+#include "framework/process_group.hpp"
 
 namespace mankalah::endgame {
 
@@ -17,6 +18,34 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
+
+// Process 0's `decision`, on every process.
+bool decided_by_root(const clf::ProcessGroup* group, bool decision) {
+  if (!several(group)) return decision;
+  return group->sum(group->is_root() && decision ? 1 : 0) > 0;
+}
+
+// Whether any process was asked to stop.
+bool stop_asked(const DatabaseBuild& build) {
+  const bool here = build.stop != nullptr && build.stop->load();
+  return several(build.group) ? build.group->sum(here ? 1 : 0) > 0 : here;
+}
+
+void check_settings(const DatabaseBuild& build) {
+  if (build.max_stones < 0 || build.max_stones > KALAH_ENDGAME_MAX_LEVEL) {
+    throw std::invalid_argument("--max-stones must be 0.." +
+                                std::to_string(KALAH_ENDGAME_MAX_LEVEL) + ", not " +
+                                std::to_string(build.max_stones));
+  }
+  if (build.builder != "gpu" && build.builder != "cpu") {
+    throw std::invalid_argument("--builder must be gpu or cpu, not " + build.builder);
+  }
+  if (build.builder == "cpu" && several(build.group)) {
+    throw std::invalid_argument("--builder cpu runs in one process: run it without mpirun");
+  }
 }
 
 }  // namespace
@@ -30,36 +59,33 @@ double seconds_left(const LevelDone& done) {
 
 bool build_database(const DatabaseBuild& build,
                     const std::function<void(const LevelDone&)>& on_level, std::ostream& err) {
-  if (build.max_stones < 0 || build.max_stones > KALAH_ENDGAME_MAX_LEVEL) {
-    throw std::invalid_argument("--max-stones must be 0.." +
-                                std::to_string(KALAH_ENDGAME_MAX_LEVEL) + ", not " +
-                                std::to_string(build.max_stones));
-  }
-  if (build.builder != "gpu" && build.builder != "cpu") {
-    throw std::invalid_argument("--builder must be gpu or cpu, not " + build.builder);
-  }
+  check_settings(build);
+  const bool root = !several(build.group) || build.group->is_root();
   const auto start = std::chrono::steady_clock::now();
   const int last = build.max_stones;
   std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
-  std::vector<LevelFile> files;
-  std::unique_ptr<GpuLevelBuilder> gpu;
+  std::vector<LevelFile> files;                               // levels 0..n-1, on process 0
+  std::unique_ptr<SplitLevelBuilder> gpu;
   std::uint64_t built_positions = 0;
   double built_seconds = 0;
   for (int n = 0; n <= last; ++n) {
-    if (build.stop != nullptr && build.stop->load()) return false;
+    if (stop_asked(build)) return false;
     const std::uint64_t count = kalah_endgame_level_size(n);
     left -= count;
-    if (std::optional<LevelFile> kept = open_valid_level(build.dir, n, err)) {
-      if (gpu) gpu->add_next(kept->values());
-      files.push_back(std::move(*kept));
+    std::optional<LevelFile> kept = root ? open_valid_level(build.dir, n, err) : std::nullopt;
+    if (decided_by_root(build.group, kept.has_value())) {
+      if (gpu) gpu->add_next(root ? kept->values() : nullptr);
+      if (root) files.push_back(std::move(*kept));
       on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start), built_positions,
                          built_seconds});
       continue;
     }
     // A damaged file is rebuilt too: its message came first.
     if (build.builder == "gpu" && !gpu) {
-      gpu = std::make_unique<GpuLevelBuilder>(build.runtime(), last);
-      for (const LevelFile& file : files) gpu->add_next(file.values());
+      gpu = std::make_unique<SplitLevelBuilder>(build.devices(), build.group, last);
+      for (int m = 0; m < n; ++m) {
+        gpu->add_next(root ? files[static_cast<std::size_t>(m)].values() : nullptr);
+      }
     }
     const auto level_start = std::chrono::steady_clock::now();
     std::vector<cl_char> values;
@@ -72,8 +98,10 @@ bool build_database(const DatabaseBuild& build,
       values = build_level_cpu(n, lower, build.threads);
     }
     const double seconds = seconds_since(level_start);
-    write_level(build.dir, n, values);
-    files.push_back(LevelFile::open(level_path(build.dir, n), n));
+    if (root) {
+      write_level(build.dir, n, values);
+      files.push_back(LevelFile::open(level_path(build.dir, n), n));
+    }
     built_positions += count;
     built_seconds += seconds_since(level_start);  // the file's writing and checking too
     on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start),

@@ -1,6 +1,8 @@
-// Builds the missing levels of an endgame database folder in order, on an OpenCL device or on the
+// Builds the missing levels of an endgame database folder in order, on OpenCL devices or on the
 // CPU, keeping the valid levels already there (so a build resumes) and rebuilding damaged ones:
-// what `cl-mankalah db build` and the window's "build the databases" run.
+// what `cl-mankalah db build` and the window's "build the databases" run. The device build may
+// be shared by several devices and by several processes (mpirun): process 0 alone reads and
+// writes the folder and decides which levels to keep, the others follow its decisions.
 #pragma once
 
 #include <atomic>
@@ -11,18 +13,20 @@
 #include <string>
 
 namespace clf {
-class Runtime;
-}
+class DeviceSet;
+class ProcessGroup;
+}  // namespace clf
 
 namespace mankalah::endgame {
 
 struct DatabaseBuild {
   std::filesystem::path dir;
-  int max_stones = 12;                     // levels 0..max_stones
-  std::string builder = "gpu";             // gpu (the OpenCL device) or cpu (the reference builder)
-  unsigned threads = 0;                    // cpu builder threads (0: one per core)
-  std::function<clf::Runtime&()> runtime;  // the device, for the gpu builder
-  const std::atomic<bool>* stop = nullptr;  // checked between levels
+  int max_stones = 12;          // levels 0..max_stones
+  std::string builder = "gpu";  // gpu (the OpenCL device) or cpu (the reference builder)
+  unsigned threads = 0;         // cpu builder threads (0: one per core)
+  std::function<const clf::DeviceSet&()> devices;  // for the gpu builder (each level split)
+  const clf::ProcessGroup* group = nullptr;  // the processes sharing the build (null: this one)
+  const std::atomic<bool>* stop = nullptr;   // checked between levels (on every process)
 };
 
 // After each level: what was done and how far the whole build is.
@@ -38,9 +42,11 @@ struct LevelDone {
   double built_seconds;           // building them
 };
 
-// Builds levels 0..build.max_stones; calls `on_level` after each one. Returns false when stopped
-// first. A damaged file is reported on `err` and rebuilt. Throws DatabaseError (a file cannot be
-// written) and std::invalid_argument (bad settings, naming them).
+// Builds levels 0..build.max_stones; calls `on_level` after each one (on every process; the
+// figures are this process's). Returns false when stopped first. Every process of build.group
+// calls it at once; only process 0 reads and writes build.dir. A damaged file is reported on `err`
+// and rebuilt. Throws DatabaseError (a file cannot be written) and std::invalid_argument (bad
+// settings, naming them).
 bool build_database(const DatabaseBuild& build,
                     const std::function<void(const LevelDone&)>& on_level, std::ostream& err);
 

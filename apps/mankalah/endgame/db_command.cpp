@@ -11,6 +11,7 @@
 #include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/endgame/database_builder.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "framework/process_group.hpp"
 
 namespace mankalah::endgame {
 
@@ -22,6 +23,27 @@ std::string rate_text(double per_second) {
   return text;
 }
 
+bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
+
+void print_level(const LevelDone& done, std::ostream& out) {
+  if (done.kept) {
+    out << "level " << done.level << ": " << done.positions << " positions, kept\n" << std::flush;
+    return;
+  }
+  const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
+  const std::string passes = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
+  char line[160];
+  std::snprintf(line, sizeof line, "level %d: %llu positions in %.3f s (%s positions/s%s)",
+                done.level, static_cast<unsigned long long>(done.positions), done.seconds,
+                rate_text(rate).c_str(), passes.c_str());
+  out << line;
+  if (const double left = seconds_left(done); left >= 0) {
+    std::snprintf(line, sizeof line, ", about %.0f s left", left);
+    out << line;
+  }
+  out << "\n" << std::flush;
+}
+
 int run_build(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
               std::ostream& err) {
   DatabaseBuild build;
@@ -29,36 +51,28 @@ int run_build(const DbOptions& options, const std::filesystem::path& dir, std::o
   build.max_stones = options.max_stones;
   build.builder = options.builder;
   build.threads = options.threads;
-  build.runtime = options.runtime;
+  build.devices = options.devices;
+  build.group = options.group;
+  const bool root = !several(options.group) || options.group->is_root();
   try {
     build_database(
         build,
-        [&out](const LevelDone& done) {
-          if (done.kept) {
-            out << "level " << done.level << ": " << done.positions << " positions, kept\n"
-                << std::flush;
-            return;
-          }
-          const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
-          const std::string passes =
-              done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
-          char line[160];
-          std::snprintf(line, sizeof line, "level %d: %llu positions in %.3f s (%s positions/s%s)",
-                        done.level, static_cast<unsigned long long>(done.positions), done.seconds,
-                        rate_text(rate).c_str(), passes.c_str());
-          out << line;
-          if (const double left = seconds_left(done); left >= 0) {
-            std::snprintf(line, sizeof line, ", about %.0f s left", left);
-            out << line;
-          }
-          out << "\n" << std::flush;
+        [&out, root](const LevelDone& done) {
+          if (root) print_level(done, out);
         },
         err);
   } catch (const std::invalid_argument& error) {
-    err << "cl-mankalah: db build: " << error.what() << "\n";
+    // The same settings on every process: each stops, process 0 says why.
+    if (root) err << "cl-mankalah: db build: " << error.what() << "\n";
     return 2;
+  } catch (const std::exception& error) {
+    if (!several(options.group)) throw;
+    // The other processes wait for this one in the next exchange: end them all.
+    err << "cl-mankalah: db build: " << options.group->describe() << ": " << error.what() << "\n"
+        << std::flush;
+    options.group->abort(1);
   }
-  out << "levels 0.." << options.max_stones << " in " << dir.string() << "\n";
+  if (root) out << "levels 0.." << options.max_stones << " in " << dir.string() << "\n";
   return 0;
 }
 
@@ -154,6 +168,7 @@ int run_db(const DbOptions& options, std::ostream& out, std::ostream& err) {
       options.db_dir.empty() ? default_database_dir() : std::filesystem::path(options.db_dir);
   try {
     if (options.action == "build") return run_build(options, dir, out, err);
+    if (several(options.group) && !options.group->is_root()) return 0;  // process 0 reports
     if (options.action == "info") return run_info(dir, out, err);
     if (options.action == "verify") return run_verify(options, dir, out, err);
     err << "cl-mankalah: db: build, info or verify\n";
