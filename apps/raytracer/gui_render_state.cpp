@@ -28,13 +28,15 @@ RenderState::RenderState(std::shared_ptr<const Scene> initial, SceneChoice choic
 void RenderState::use_device(int device) {
   if (renderer_ && device == device_) return;
   renderer_.reset();
-  runtime_.reset();
+  devices_.reset();
   if (device >= 0) {
-    runtime_ = std::make_unique<clf::Runtime>(clf::enumerate_devices().at(device), request_);
+    std::vector<std::unique_ptr<clf::Runtime>> one;
+    one.push_back(std::make_unique<clf::Runtime>(clf::enumerate_devices().at(device), request_));
+    devices_ = std::make_unique<clf::DeviceSet>(std::move(one));
   } else {
-    runtime_ = std::make_unique<clf::Runtime>(request_);
+    devices_ = std::make_unique<clf::DeviceSet>(request_);
   }
-  renderer_ = std::make_unique<DeviceRenderer>(*runtime_);
+  renderer_ = std::make_unique<SplitRenderer>(*devices_);
   device_ = device;
   scene_base_ = nullptr;  // the new device has no scene yet
 }
@@ -107,7 +109,8 @@ ViewResult RenderState::render(const ViewRequest& r) {
     result.generation = generation_;
     result.spheres = scene_.spheres.size();
     result.triangles = placed_triangle_count(scene_);
-    result.device = runtime_->device_name();
+    result.device =
+        devices_->size() == 1 ? devices_->front().device_name() : devices_->description();
   } catch (const std::exception& error) {
     result.error = error.what();
   }

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "apps/raytracer/render_settings.hpp"
-#include "apps/raytracer/renderer.hpp"
+#include "apps/raytracer/split_renderer.hpp"
 #include "framework/device.hpp"
+#include "framework/device_set.hpp"
 
 namespace raytracer {
 
@@ -36,7 +37,7 @@ struct ViewRequest {
   int depth = 3, aa = 1, grid = 10;
   bool shadows = true;
   bool accumulate = false;  // continue the image of the last frame if nothing changed
-  int device = -1;          // index into enumerate_devices(), -1: the options' choice
+  int device = -1;  // index into enumerate_devices(), -1: the options' choice (all of --devices)
 };
 
 struct ViewResult {
@@ -79,8 +80,8 @@ class RenderState {
   const Scene* scene_base_ = nullptr;    // the base scene_ was made from
   int grid_ = -1;
   clf::DeviceRequest request_;
-  std::unique_ptr<clf::Runtime> runtime_;
-  std::unique_ptr<DeviceRenderer> renderer_;
+  std::unique_ptr<clf::DeviceSet> devices_;
+  std::unique_ptr<SplitRenderer> renderer_;  // each frame split across devices_
   int device_ = -2;
 };
 
