@@ -1,5 +1,7 @@
 #include "apps/raytracer/gui_render_state.hpp"
 
+#include <cmath>
+
 #include "apps/raytracer/camera_rig.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/scene_source.hpp"
@@ -86,6 +88,21 @@ void RenderState::update_view(const ViewRequest& r) {
   }
 }
 
+std::string RenderState::device_text() const {
+  if (devices_->size() == 1) return devices_->front().device_name();
+  // Several: each device with its share of the frame's rows ("A 52 % + B 48 %").
+  std::string text;
+  const std::vector<DeviceShare>& shares = renderer_->shares();
+  std::size_t rows = 0;
+  for (const DeviceShare& share : shares) rows += share.rows.size();
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const double percent = rows == 0 ? 0 : 100.0 * shares[i].rows.size() / rows;
+    text += (i == 0 ? "" : " + ") + devices_->at(i).device_name() + " " +
+            std::to_string(static_cast<int>(std::lround(percent))) + " %";
+  }
+  return text;
+}
+
 ViewResult RenderState::render(const ViewRequest& r) {
   ViewResult result;
   result.serial = r.serial;
@@ -109,8 +126,7 @@ ViewResult RenderState::render(const ViewRequest& r) {
     result.generation = generation_;
     result.spheres = scene_.spheres.size();
     result.triangles = placed_triangle_count(scene_);
-    result.device =
-        devices_->size() == 1 ? devices_->front().device_name() : devices_->description();
+    result.device = device_text();
   } catch (const std::exception& error) {
     result.error = error.what();
   }

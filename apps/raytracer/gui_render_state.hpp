@@ -72,6 +72,8 @@ class RenderState {
   void open_requested_scene(const ViewRequest& request, ViewResult& result);
   void update_scene(const ViewRequest& request);
   void update_view(const ViewRequest& request);
+  // The device's name, or with several each one's share of the last frame's rows.
+  std::string device_text() const;
 
   std::shared_ptr<const Scene> base_;
   std::uint64_t generation_ = 0;         // of base_
