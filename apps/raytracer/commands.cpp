@@ -136,6 +136,7 @@ int run_render(const RenderCommand& command, clf::DeviceSet* devices) {
   if (!command.reference && devices == nullptr) throw clf::Error("render: no device");
   if (command.animation > 0) {
     if (command.reference) throw clf::Error("--animation: renders on the devices, not --reference");
+    if (!command.json.empty()) throw clf::Error("--json: not written for an --animation");
     return run_animation(command, scene, settings, *devices);
   }
   const std::vector<cl_uint> image =
