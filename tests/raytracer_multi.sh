@@ -48,6 +48,15 @@ elif [[ $mode == mpi ]]; then
   fi
   grep -q "cl-raytracer (rank [01] of 2 on .*): --out: with --animation" "$dir/bad.log" ||
     fail "no message naming the rank: $(cat "$dir/bad.log")"
+  # One rank failing (frame 1, rank 1's, cannot be written: a folder has its name) ends the other,
+  # which would otherwise wait for it for ever.
+  mkdir -p "$dir/clash/frame_01.png"
+  if timeout 120 "$mpiexec" --oversubscribe -np 2 "$raytracer" "${options[@]}" \
+    --out "$dir/clash/frame_%02d.png" >"$dir/clash.log" 2>&1; then
+    fail "an unwritable frame under mpirun did not fail"
+  fi
+  grep -q "cl-raytracer (rank 1 of 2 on .*): .*frame_01.png" "$dir/clash.log" ||
+    fail "no message naming rank 1 and the file: $(cat "$dir/clash.log")"
 else
   fail "unknown mode $mode"
 fi
