@@ -1,5 +1,6 @@
-// cl-raytracer bench: the scene suite on one device, medians per case; the triangle scene's
-// image checked against the CPU reference on a grid of pixels.
+// cl-raytracer bench: the scene suite on one device (or each frame split across several, by
+// rows), medians per case; the triangle scene's image checked against the CPU reference on a
+// grid of pixels.
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "apps/raytracer/frame_stats.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/scene_source.hpp"
+#include "apps/raytracer/split_renderer.hpp"
 #include "framework/error.hpp"
 
 namespace raytracer {
@@ -93,16 +95,19 @@ void print_header() {
 
 }  // namespace
 
-int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
+int run_bench(const BenchCommand& command, clf::DeviceSet& devices) {
+  const clf::Runtime& runtime = devices.front();
   const bool cpu = runtime.device().type != clf::DeviceType::gpu;
   const int frames = command.frames > 0 ? command.frames : (cpu ? 3 : 20);
-  std::cout << "device: " << runtime.device_name() << "; " << frames
-            << " frames per case (median of all but the first); times "
+  const bool split = devices.size() > 1;
+  const std::string device_name = split ? devices.description() : runtime.device_name();
+  std::cout << (split ? "devices (each frame split by rows): " : "device: ") << device_name << "; "
+            << frames << " frames per case (median of all but the first); times "
             << (runtime.profiling() ? "from device events" : "wall-clock") << "\n\n";
   print_header();
   json records = json::array();
   bool verified = true;
-  DeviceRenderer renderer(runtime);
+  SplitRenderer renderer(devices);
   for (const BenchCase& c : bench_cases(cpu && !command.full)) {
     const Scene scene = open_scene(c.scene);
     RenderSettings settings;
@@ -138,6 +143,11 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
     record["triangles"] = triangles;
     record["depth"] = settings.depth;
     record["fps"] = 1000.0 / m.total_ms;
+    if (split) {
+      std::cout << "  shares (last frame): " << describe_shares(renderer.shares(), settings.height)
+                << std::endl;
+      record["shares"] = shares_json(renderer.shares());
+    }
     if (triangles > 0 || c.mode == RenderMode::path) {
       record["mesh_build_ms"] = renderer.mesh_build_ms();
       int checked = 0;
@@ -157,8 +167,7 @@ int run_bench(const BenchCommand& command, clf::Runtime& runtime) {
     std::cout << "\n(CPU device: random scenes capped at 10^5 spheres, 480x270; --full for all)\n";
   }
   if (!command.json.empty()) {
-    write_json(command.json,
-               {{"device", runtime.device_name()}, {"frames", frames}, {"cases", records}});
+    write_json(command.json, {{"device", device_name}, {"frames", frames}, {"cases", records}});
     std::cout << "wrote " << command.json << "\n";
   }
   if (!verified) {

@@ -6,10 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/common/png_writer.hpp"
+#include "apps/raytracer/animation.hpp"
 #include "apps/raytracer/frame_stats.hpp"
-#include "apps/raytracer/renderer.hpp"
 #include "apps/raytracer/scene_source.hpp"
+#include "apps/raytracer/split_renderer.hpp"
 #include "framework/error.hpp"
+#include "framework/process_group.hpp"
 
 namespace raytracer {
 
@@ -48,17 +50,20 @@ std::vector<cl_uint> render_on_host(const RenderCommand& command, const Scene& s
 // Renders command.frames frames on the device, printing each frame's timings and rays and their
 // medians; adds them to stats.
 std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene& scene,
-                                      const RenderSettings& settings, clf::Runtime& runtime,
+                                      const RenderSettings& settings, clf::DeviceSet& devices,
                                       json& stats) {
-  DeviceRenderer renderer(runtime);
+  SplitRenderer renderer(devices);
   renderer.set_scene(scene);
   if (renderer.instance_count() > 0) {
     std::cout << "meshes: " << renderer.stored_triangles() << " triangles stored, "
               << renderer.instance_count() << " instances; BVHs built on the host in "
               << fixed(renderer.mesh_build_ms()) << " ms\n";
   }
-  std::cout << "device: " << runtime.device_name() << " ("
-            << (settings.use_bvh ? "BVH" : "brute force") << ", times "
+  const clf::Runtime& runtime = devices.front();
+  const bool split = devices.size() > 1;
+  std::cout << (split ? "devices: " + devices.description() + ", each frame split by rows"
+                      : "device: " + runtime.device_name())
+            << " (" << (settings.use_bvh ? "BVH" : "brute force") << ", times "
             << (runtime.profiling() ? "from device events" : "wall-clock") << ")\n";
   std::vector<FrameTimings> frames;
   json frame_list = json::array();
@@ -70,6 +75,10 @@ std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene&
     std::cout << "frame " << (f + 1) << ": bvh " << fixed(t.bvh_ms) << " ms, trace "
               << fixed(t.trace_ms) << " ms, copy " << fixed(t.copy_ms) << " ms, total "
               << fixed(t.total_ms) << " ms; " << describe_rays(t) << "\n";
+    if (split) {
+      std::cout << "  shares: " << describe_shares(renderer.shares(), settings.height) << "\n";
+      frame_list.back()["shares"] = shares_json(renderer.shares());
+    }
   }
   const FrameTimings m = summarise(frames);
   std::cout << "median"
@@ -83,7 +92,7 @@ std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene&
               << ")\n";
   }
   stats["renderer"] = settings.use_bvh ? "device-bvh" : "device-brute";
-  stats["device"] = runtime.device_name();
+  stats["device"] = split ? devices.description() : runtime.device_name();
   stats["frames"] = frame_list;
   stats["median"] = timings_json(m);
   stats["fps"] = 1000.0 / m.total_ms;
@@ -92,9 +101,11 @@ std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene&
 
 }  // namespace
 
-int run_render(const RenderCommand& command, clf::Runtime* runtime) {
+int run_render(const RenderCommand& command, clf::DeviceSet* devices) {
   if (command.frames < 1)
     throw clf::Error("--frames: must be >= 1, got " + std::to_string(command.frames));
+  if (command.animation < 0)
+    throw clf::Error("--animation: must be >= 1 frames, got " + std::to_string(command.animation));
   const Scene scene = open_scene(command.scene);
   RenderSettings settings;
   settings.mode = parse_render_mode(command.mode);
@@ -105,12 +116,15 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
   settings.use_bvh = !command.brute;
   settings = resolve_settings(scene, settings);
 
-  std::cout << "scene " << scene.name << ": " << scene.spheres.size() << " spheres, "
-            << scene.planes.size() << " planes, " << scene.instances.size() << " mesh instances, "
-            << scene.lights.size() << " lights; " << render_mode_name(settings.mode) << ", "
-            << settings.width << "x" << settings.height << ", depth " << settings.depth << ", aa "
-            << settings.aa << "x" << settings.aa << (settings.shadows ? "" : ", no shadows")
-            << "\n";
+  // An animation's ranks all open the scene; one says so.
+  const bool quiet_rank = command.animation > 0 && !clf::ProcessGroup::world().is_root();
+  if (!quiet_rank)
+    std::cout << "scene " << scene.name << ": " << scene.spheres.size() << " spheres, "
+              << scene.planes.size() << " planes, " << scene.instances.size() << " mesh instances, "
+              << scene.lights.size() << " lights; " << render_mode_name(settings.mode) << ", "
+              << settings.width << "x" << settings.height << ", depth " << settings.depth << ", aa "
+              << settings.aa << "x" << settings.aa << (settings.shadows ? "" : ", no shadows")
+              << "\n";
   json stats = {{"scene", scene.name},
                 {"mode", render_mode_name(settings.mode)},
                 {"width", settings.width},
@@ -119,10 +133,15 @@ int run_render(const RenderCommand& command, clf::Runtime* runtime) {
                 {"depth", settings.depth},
                 {"aa", settings.aa},
                 {"shadows", settings.shadows}};
-  if (!command.reference && runtime == nullptr) throw clf::Error("render: no device");
+  if (!command.reference && devices == nullptr) throw clf::Error("render: no device");
+  if (command.animation > 0) {
+    if (command.reference) throw clf::Error("--animation: renders on the devices, not --reference");
+    if (!command.json.empty()) throw clf::Error("--json: not written for an --animation");
+    return run_animation(command, scene, settings, *devices);
+  }
   const std::vector<cl_uint> image =
       command.reference ? render_on_host(command, scene, settings, stats)
-                        : render_on_device(command, scene, settings, *runtime, stats);
+                        : render_on_device(command, scene, settings, *devices, stats);
   app_common::write_png(command.out, settings.width, settings.height, image);
   std::cout << "wrote " << command.out << "\n";
   if (!command.json.empty()) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "apps/raytracer/render_settings.hpp"
+#include "framework/device_set.hpp"
 #include "framework/runtime.hpp"
 
 namespace raytracer {
@@ -16,11 +17,12 @@ struct RenderCommand {
   int depth = -1;  // -1: the mode's default (default_depth)
   int aa = 1;
   bool no_shadows = false;
-  bool reference = false;    // the CPU reference renderer instead of the device
-  bool brute = false;        // test every sphere instead of the BVH
-  bool rebuild_bvh = false;  // rebuild the BVH every frame (as if the spheres moved)
-  std::string out = "raytracer.png";
-  std::string json;  // per-frame statistics as JSON
+  bool reference = false;             // the CPU reference renderer instead of the device
+  bool brute = false;                 // test every sphere instead of the BVH
+  bool rebuild_bvh = false;           // rebuild the BVH every frame (as if the spheres moved)
+  std::string out = "raytracer.png";  // with animation: a pattern with one %d (animation.hpp)
+  std::string json;                   // per-frame statistics as JSON
+  int animation = 0;  // > 0: an orbit of this many frames, spread across the MPI ranks
 };
 
 struct BenchCommand {
@@ -45,8 +47,9 @@ struct RaysCommand {
 void parse_size(const std::string& text, int* width, int* height);
 
 // Each prints to stdout and returns the process exit code; errors throw clf::Error.
-int run_render(const RenderCommand& command, clf::Runtime* runtime);
-int run_bench(const BenchCommand& command, clf::Runtime& runtime);
+// render and bench use every device of the set (each frame split across them by rows).
+int run_render(const RenderCommand& command, clf::DeviceSet* devices);
+int run_bench(const BenchCommand& command, clf::DeviceSet& devices);
 int run_rays(const RaysCommand& command, clf::Runtime& runtime);
 
 }  // namespace raytracer

@@ -1,5 +1,7 @@
 #include "apps/raytracer/gui_render_state.hpp"
 
+#include <cmath>
+
 #include "apps/raytracer/camera_rig.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/scene_source.hpp"
@@ -28,13 +30,15 @@ RenderState::RenderState(std::shared_ptr<const Scene> initial, SceneChoice choic
 void RenderState::use_device(int device) {
   if (renderer_ && device == device_) return;
   renderer_.reset();
-  runtime_.reset();
+  devices_.reset();
   if (device >= 0) {
-    runtime_ = std::make_unique<clf::Runtime>(clf::enumerate_devices().at(device), request_);
+    std::vector<std::unique_ptr<clf::Runtime>> one;
+    one.push_back(std::make_unique<clf::Runtime>(clf::enumerate_devices().at(device), request_));
+    devices_ = std::make_unique<clf::DeviceSet>(std::move(one));
   } else {
-    runtime_ = std::make_unique<clf::Runtime>(request_);
+    devices_ = std::make_unique<clf::DeviceSet>(request_);
   }
-  renderer_ = std::make_unique<DeviceRenderer>(*runtime_);
+  renderer_ = std::make_unique<SplitRenderer>(*devices_);
   device_ = device;
   scene_base_ = nullptr;  // the new device has no scene yet
 }
@@ -84,6 +88,21 @@ void RenderState::update_view(const ViewRequest& r) {
   }
 }
 
+std::string RenderState::device_text() const {
+  if (devices_->size() == 1) return devices_->front().device_name();
+  // Several: each device with its share of the frame's rows ("A 52 % + B 48 %").
+  std::string text;
+  const std::vector<DeviceShare>& shares = renderer_->shares();
+  std::size_t rows = 0;
+  for (const DeviceShare& share : shares) rows += share.rows.size();
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const double percent = rows == 0 ? 0 : 100.0 * shares[i].rows.size() / rows;
+    text += (i == 0 ? "" : " + ") + devices_->at(i).device_name() + " " +
+            std::to_string(static_cast<int>(std::lround(percent))) + " %";
+  }
+  return text;
+}
+
 ViewResult RenderState::render(const ViewRequest& r) {
   ViewResult result;
   result.serial = r.serial;
@@ -107,7 +126,7 @@ ViewResult RenderState::render(const ViewRequest& r) {
     result.generation = generation_;
     result.spheres = scene_.spheres.size();
     result.triangles = placed_triangle_count(scene_);
-    result.device = runtime_->device_name();
+    result.device = device_text();
   } catch (const std::exception& error) {
     result.error = error.what();
   }

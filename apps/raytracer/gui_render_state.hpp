@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "apps/raytracer/render_settings.hpp"
-#include "apps/raytracer/renderer.hpp"
+#include "apps/raytracer/split_renderer.hpp"
 #include "framework/device.hpp"
+#include "framework/device_set.hpp"
 
 namespace raytracer {
 
@@ -36,7 +37,7 @@ struct ViewRequest {
   int depth = 3, aa = 1, grid = 10;
   bool shadows = true;
   bool accumulate = false;  // continue the image of the last frame if nothing changed
-  int device = -1;          // index into enumerate_devices(), -1: the options' choice
+  int device = -1;  // index into enumerate_devices(), -1: the options' choice (all of --devices)
 };
 
 struct ViewResult {
@@ -71,6 +72,8 @@ class RenderState {
   void open_requested_scene(const ViewRequest& request, ViewResult& result);
   void update_scene(const ViewRequest& request);
   void update_view(const ViewRequest& request);
+  // The device's name, or with several each one's share of the last frame's rows.
+  std::string device_text() const;
 
   std::shared_ptr<const Scene> base_;
   std::uint64_t generation_ = 0;         // of base_
@@ -79,8 +82,8 @@ class RenderState {
   const Scene* scene_base_ = nullptr;    // the base scene_ was made from
   int grid_ = -1;
   clf::DeviceRequest request_;
-  std::unique_ptr<clf::Runtime> runtime_;
-  std::unique_ptr<DeviceRenderer> renderer_;
+  std::unique_ptr<clf::DeviceSet> devices_;
+  std::unique_ptr<SplitRenderer> renderer_;  // each frame split across devices_
   int device_ = -2;
 };
 

@@ -8,6 +8,7 @@
 #include "apps/raytracer/commands.hpp"
 #include "framework/cli.hpp"
 #include "framework/error.hpp"
+#include "framework/process_group.hpp"
 #if CLF_RAYTRACER_GUI
 #include "apps/raytracer/gui.hpp"
 #endif
@@ -38,7 +39,13 @@ int main(int argc, char** argv) {
                          "bounces (default: 3 whitted, 8 path; path tracing also stops paths "
                          "early by Russian roulette)");
   render_app->add_option("--aa", render.aa, "N: NxN samples per pixel")->capture_default_str();
-  render_app->add_option("--out", render.out, "PNG file to write")->capture_default_str();
+  render_app
+      ->add_option("--out", render.out,
+                   "PNG file to write; with --animation a pattern such as frames/frame_%04d.png")
+      ->capture_default_str();
+  render_app->add_option("--animation", render.animation,
+                         "N: an orbit of N frames about the camera's target, one PNG each "
+                         "(--frames accumulated per frame); under mpirun spread across the ranks");
   render_app->add_flag("--reference", render.reference, "render with the CPU reference renderer");
   render_app->add_flag("--brute", render.brute, "test every sphere instead of using the BVH");
   render_app->add_flag("--no-shadows", render.no_shadows, "no shadow rays");
@@ -92,17 +99,17 @@ int main(int argc, char** argv) {
   try {
     if (device.handle_list_devices()) return 0;
     if (render_app->parsed()) {
-      std::unique_ptr<clf::Runtime> runtime;
+      std::unique_ptr<clf::DeviceSet> devices;
       if (!render.reference) {
         device.request.profiling = true;  // per-stage times from device events
-        runtime = device.make_runtime();
+        devices = device.make_device_set();
       }
-      return raytracer::run_render(render, runtime.get());
+      return raytracer::run_render(render, devices.get());
     }
     if (bench_app->parsed()) {
       device.request.profiling = true;
-      auto runtime = device.make_runtime();
-      return raytracer::run_bench(bench, *runtime);
+      auto devices = device.make_device_set();
+      return raytracer::run_bench(bench, *devices);
     }
     if (rays_app->parsed()) {
       device.request.profiling = true;  // kernel times from device events
@@ -122,6 +129,12 @@ int main(int argc, char** argv) {
               << "\ncl-raytracer: no display: use a subcommand (render, bench, rays)\n";
     return 2;
   } catch (const std::exception& error) {
+    if (render_app->parsed() && render.animation > 0 && clf::ProcessGroup::world().size() > 1) {
+      // The other ranks would wait for this one for ever: end them all.
+      const clf::ProcessGroup& group = clf::ProcessGroup::world();
+      std::cerr << "cl-raytracer (" << group.describe() << "): " << error.what() << std::endl;
+      group.abort(1);
+    }
     std::cerr << "cl-raytracer: " << error.what() << "\n";
     return 1;
   }

@@ -32,6 +32,24 @@ bool same_frame(const RenderSettings& a, const RenderSettings& b) {
          a.aa == b.aa && a.shadows == b.shadows && a.use_bvh == b.use_bvh;
 }
 
+// Blocking copies of elements [first, first + count) of a device buffer (one band of an image).
+template <typename T>
+void read_elements(const clf::DeviceBuffer<T>& buffer, std::size_t first, std::size_t count,
+                   T* values) {
+  if (count == 0) return;
+  clf::check(buffer.runtime().queue().enqueueReadBuffer(buffer.mem(), CL_TRUE, first * sizeof(T),
+                                                        count * sizeof(T), values),
+             "clEnqueueReadBuffer", {"", buffer.runtime().device_name(), "rows of the image"});
+}
+template <typename T>
+void write_elements(clf::DeviceBuffer<T>& buffer, std::size_t first, std::size_t count,
+                    const T* values) {
+  if (count == 0) return;
+  clf::check(buffer.runtime().queue().enqueueWriteBuffer(buffer.mem(), CL_TRUE, first * sizeof(T),
+                                                         count * sizeof(T), values),
+             "clEnqueueWriteBuffer", {"", buffer.runtime().device_name(), "rows of the image"});
+}
+
 }  // namespace
 
 DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_options)
@@ -170,18 +188,48 @@ std::vector<RtBvhNode> DeviceRenderer::read_bvh() {
 FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumulate) {
   if (!spheres_) throw clf::Error("DeviceRenderer::render: no scene set");
   const RenderSettings settings = resolve_settings(scene_, requested);
+  image_.resize(static_cast<std::size_t>(settings.width) * settings.height);
+  return render_rows(settings, accumulate, {0, static_cast<std::size_t>(settings.height)},
+                     image_.data());
+}
+
+bool DeviceRenderer::continues_accumulation(const RenderSettings& requested,
+                                            bool accumulate) const {
+  if (!accumulate || frame_index_ == 0 || !rgba_) return false;
+  const RenderSettings settings = resolve_settings(scene_, requested);
+  return same_frame(settings, last_settings_) &&
+         rgba_->size() == static_cast<std::size_t>(settings.width) * settings.height;
+}
+
+FrameTimings DeviceRenderer::render_rows(const RenderSettings& requested, bool accumulate,
+                                         clf::WorkRange rows, cl_uint* image) {
+  if (!spheres_) throw clf::Error("DeviceRenderer::render: no scene set");
+  const RenderSettings settings = resolve_settings(scene_, requested);
+  if (rows.end > static_cast<std::size_t>(settings.height) || rows.begin > rows.end) {
+    throw clf::Error("DeviceRenderer::render_rows: rows " + std::to_string(rows.begin) + ".." +
+                     std::to_string(rows.end) + " outside an image of " +
+                     std::to_string(settings.height) + " rows");
+  }
   const auto frame_start = std::chrono::steady_clock::now();
   FrameTimings timings;
-  if (settings.use_bvh) timings.bvh_ms = build_bvh();
+  if (settings.use_bvh && !rows.empty()) timings.bvh_ms = build_bvh();
 
   const std::size_t pixels = static_cast<std::size_t>(settings.width) * settings.height;
+  if (!continues_accumulation(settings, accumulate)) frame_index_ = 0;
   if (!rgba_ || rgba_->size() != pixels) {
-    rgba_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, pixels);
+    rgba_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(runtime_, pixels);
     accumulation_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, pixels);
-    frame_index_ = 0;
+    image_width_ = settings.width;
   }
-  if (!accumulate || !same_frame(settings, last_settings_)) frame_index_ = 0;
   last_settings_ = settings;
+  if (!rows.empty()) trace_rows(settings, rows, image, timings);
+  timings.total_ms = since_ms(frame_start);
+  timings.accumulated = ++frame_index_;
+  return timings;
+}
+
+void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange rows, cl_uint* image,
+                                FrameTimings& timings) {
   const RtFrameParams params = make_frame_params(
       scene_, settings, frame_index_, static_cast<cl_uint>(instance_count_), emitter_list_);
   ray_counts_->assign(std::vector<cl_uint>(6, 0));
@@ -192,17 +240,18 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   while (local_x * local_y > render_kernel.max_work_group_size() && local_y > 1) local_y /= 2;
   const auto trace_start = std::chrono::steady_clock::now();
   const clf::Event event = render_kernel(
-      clf::Range::grid(settings.width, settings.height, local_x, local_y), params,
-      clf::read_only(*spheres_), clf::read_only(*planes_), clf::read_only(*materials_),
-      clf::read_only(*lights_), *nodes_, clf::read_only(*mesh_nodes_), clf::read_only(*instances_),
-      clf::read_only(*triangles_), clf::read_only(*triangle_shading_), clf::read_only(*textures_),
-      clf::read_only(*texels_), clf::read_only(*emitters_), *accumulation_, clf::write_only(*rgba_),
-      *ray_counts_, clf::Local<cl_uint>{3});
+      clf::Range::grid(settings.width, rows.size(), local_x, local_y), params,
+      static_cast<cl_uint>(rows.begin), static_cast<cl_uint>(rows.end), clf::read_only(*spheres_),
+      clf::read_only(*planes_), clf::read_only(*materials_), clf::read_only(*lights_), *nodes_,
+      clf::read_only(*mesh_nodes_), clf::read_only(*instances_), clf::read_only(*triangles_),
+      clf::read_only(*triangle_shading_), clf::read_only(*textures_), clf::read_only(*texels_),
+      clf::read_only(*emitters_), *accumulation_, *rgba_, *ray_counts_, clf::Local<cl_uint>{3});
   event.wait();
   timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
 
   const auto copy_start = std::chrono::steady_clock::now();
-  rgba_->host();
+  const std::size_t first = rows.begin * settings.width;
+  read_elements(*rgba_, first, rows.size() * settings.width, image + first);
   timings.copy_ms = since_ms(copy_start);
   const std::vector<cl_uint>& counts = ray_counts_->host();
   auto counter = [&](int k) {
@@ -211,9 +260,22 @@ FrameTimings DeviceRenderer::render(const RenderSettings& requested, bool accumu
   timings.primary_rays = counter(0);
   timings.shadow_rays = counter(1);
   timings.secondary_rays = counter(2);
-  timings.total_ms = since_ms(frame_start);
-  timings.accumulated = ++frame_index_;
-  return timings;
+}
+
+std::vector<cl_float4> DeviceRenderer::accumulation_rows(clf::WorkRange rows) const {
+  if (!accumulation_) throw clf::Error("DeviceRenderer::accumulation_rows: nothing rendered yet");
+  std::vector<cl_float4> sums(rows.size() * image_width_);
+  read_elements(*accumulation_, rows.begin * image_width_, sums.size(), sums.data());
+  return sums;
+}
+
+void DeviceRenderer::set_accumulation_rows(clf::WorkRange rows,
+                                           const std::vector<cl_float4>& sums) {
+  if (!accumulation_ || sums.size() != rows.size() * image_width_) {
+    throw clf::Error("DeviceRenderer::set_accumulation_rows: " + std::to_string(sums.size()) +
+                     " sums for " + std::to_string(rows.size()) + " rows");
+  }
+  write_elements(*accumulation_, rows.begin * image_width_, sums.size(), sums.data());
 }
 
 clf::CLKernel& DeviceRenderer::render_kernel(RenderMode mode) {
@@ -226,8 +288,8 @@ clf::CLKernel& DeviceRenderer::render_kernel(RenderMode mode) {
 }
 
 const std::vector<cl_uint>& DeviceRenderer::image() const {
-  if (!rgba_) throw clf::Error("DeviceRenderer::image: nothing rendered yet");
-  return rgba_->host();
+  if (image_.empty()) throw clf::Error("DeviceRenderer::image: nothing rendered yet");
+  return image_;
 }
 
 std::vector<cl_float4> DeviceRenderer::radiance() {

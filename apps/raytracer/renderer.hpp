@@ -12,6 +12,7 @@
 #include "framework/kernel.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/runtime.hpp"
+#include "framework/work_split.hpp"
 
 namespace raytracer {
 
@@ -73,6 +74,19 @@ class DeviceRenderer {
   // Renders one frame. With accumulate, a frame with the same settings as the previous one is
   // averaged into it (jittered sub-samples); otherwise accumulation starts over.
   FrameTimings render(const RenderSettings& settings, bool accumulate = false);
+  // Renders rows [rows.begin, rows.end) of the frame only (one device's band of a frame split
+  // across devices, apps/raytracer/split_renderer.hpp) and reads them back into `image`, the
+  // whole image's pixels, at their place. Pixels, random numbers and accumulation are those of
+  // the whole frame, so the bands of several renderers make the one-device image. An empty band
+  // renders nothing but still counts as a frame accumulated.
+  FrameTimings render_rows(const RenderSettings& settings, bool accumulate, clf::WorkRange rows,
+                           cl_uint* image);
+  // Whether render(settings, accumulate) would add to the image so far rather than start over.
+  bool continues_accumulation(const RenderSettings& settings, bool accumulate) const;
+  // The running sums of the accumulated frames in rows [rows.begin, rows.end) (width x rows),
+  // and setting them: a split that moves while a view accumulates hands rows between devices.
+  std::vector<cl_float4> accumulation_rows(clf::WorkRange rows) const;
+  void set_accumulation_rows(clf::WorkRange rows, const std::vector<cl_float4>& sums);
   // The last frame's RGBA pixels (R in the low byte), already on the host after render().
   const std::vector<cl_uint>& image() const;
   // The accumulated frames' average before display (linear radiance), read back from the device.
@@ -97,6 +111,9 @@ class DeviceRenderer {
   template <typename T>
   static std::vector<T> non_empty(const std::vector<T>& values);
   double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
+  // The render kernel over `rows`, the rows read back into `image`, the rays counted.
+  void trace_rows(const RenderSettings& settings, clf::WorkRange rows, cl_uint* image,
+                  FrameTimings& timings);
   void set_meshes(const MeshGeometry& geometry);
   clf::CLKernel& render_kernel(RenderMode mode);
 
@@ -141,7 +158,9 @@ class DeviceRenderer {
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> ready_;
   std::unique_ptr<clf::DeviceBuffer<cl_float4>> boxes_;
   std::unique_ptr<clf::DeviceBuffer<cl_float4>> accumulation_;
-  std::unique_ptr<clf::Buffer<cl_uint>> rgba_;
+  std::unique_ptr<clf::DeviceBuffer<cl_uint>> rgba_;
+  std::vector<cl_uint> image_;  // render()'s image on the host
+  int image_width_ = 0;         // of rgba_ and accumulation_
   bool bvh_current_ = false;
 
   RenderSettings last_settings_;
