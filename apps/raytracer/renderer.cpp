@@ -32,24 +32,6 @@ bool same_frame(const RenderSettings& a, const RenderSettings& b) {
          a.aa == b.aa && a.shadows == b.shadows && a.use_bvh == b.use_bvh;
 }
 
-// Blocking copies of elements [first, first + count) of a device buffer (one band of an image).
-template <typename T>
-void read_elements(const clf::DeviceBuffer<T>& buffer, std::size_t first, std::size_t count,
-                   T* values) {
-  if (count == 0) return;
-  clf::check(buffer.runtime().queue().enqueueReadBuffer(buffer.mem(), CL_TRUE, first * sizeof(T),
-                                                        count * sizeof(T), values),
-             "clEnqueueReadBuffer", {"", buffer.runtime().device_name(), "rows of the image"});
-}
-template <typename T>
-void write_elements(clf::DeviceBuffer<T>& buffer, std::size_t first, std::size_t count,
-                    const T* values) {
-  if (count == 0) return;
-  clf::check(buffer.runtime().queue().enqueueWriteBuffer(buffer.mem(), CL_TRUE, first * sizeof(T),
-                                                         count * sizeof(T), values),
-             "clEnqueueWriteBuffer", {"", buffer.runtime().device_name(), "rows of the image"});
-}
-
 }  // namespace
 
 DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_options)
@@ -251,7 +233,7 @@ void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange r
 
   const auto copy_start = std::chrono::steady_clock::now();
   const std::size_t first = rows.begin * settings.width;
-  read_elements(*rgba_, first, rows.size() * settings.width, image + first);
+  rgba_->read_range(first, image + first, rows.size() * settings.width);
   timings.copy_ms = since_ms(copy_start);
   const std::vector<cl_uint>& counts = ray_counts_->host();
   auto counter = [&](int k) {
@@ -265,7 +247,7 @@ void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange r
 std::vector<cl_float4> DeviceRenderer::accumulation_rows(clf::WorkRange rows) const {
   if (!accumulation_) throw clf::Error("DeviceRenderer::accumulation_rows: nothing rendered yet");
   std::vector<cl_float4> sums(rows.size() * image_width_);
-  read_elements(*accumulation_, rows.begin * image_width_, sums.size(), sums.data());
+  accumulation_->read_range(rows.begin * image_width_, sums.data(), sums.size());
   return sums;
 }
 
@@ -275,7 +257,7 @@ void DeviceRenderer::set_accumulation_rows(clf::WorkRange rows,
     throw clf::Error("DeviceRenderer::set_accumulation_rows: " + std::to_string(sums.size()) +
                      " sums for " + std::to_string(rows.size()) + " rows");
   }
-  write_elements(*accumulation_, rows.begin * image_width_, sums.size(), sums.data());
+  accumulation_->write_range(rows.begin * image_width_, sums.data(), sums.size());
 }
 
 clf::CLKernel& DeviceRenderer::render_kernel(RenderMode mode) {
