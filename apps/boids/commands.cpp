@@ -101,6 +101,10 @@ void ModelOptions::add_to(CLI::App& app) {
       "number of boids (default 5000; with --init, the file's)");
   app.add_option("--seed", seed, "seed of the initial state")->capture_default_str();
   app.add_option("--init", init_file, "initial state: CSV x,y[,z],vx,vy[,vz], one boid a line");
+  add_rules_to(app);
+}
+
+void ModelOptions::add_rules_to(CLI::App& app) {
   app.add_option("--box", box,
                  "half width L of the box [-L, L)^d (default: the density of 5000 "
                  "boids in a 200-wide cube/square)");
