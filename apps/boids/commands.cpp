@@ -13,22 +13,11 @@
 
 #include "apps/boids/csv.hpp"
 #include "apps/boids/render.hpp"
+#include "apps/boids/report_format.hpp"
 #include "apps/common/png_writer.hpp"
 
 namespace boids {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string fixed(double value, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << value;
-  return out.str();
-}
 
 cl_float4 parse_goal(const std::string& text, int dims) {
   cl_float4 goal{};

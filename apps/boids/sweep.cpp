@@ -11,22 +11,11 @@
 #include <mutex>
 #include <sstream>
 
+#include "apps/boids/report_format.hpp"
 #include "framework/atomic_file.hpp"
 
 namespace boids {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string fixed(double value, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << value;
-  return out.str();
-}
 
 // %.9g: a float reads back to the same bits, and equal results print equal text.
 std::string exact(double value) {
