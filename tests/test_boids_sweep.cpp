@@ -2,6 +2,7 @@
 // errors, and runs spread over two runtimes giving what one runtime gives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -181,8 +182,17 @@ TEST(BoidsSweep, TwoDevicesGiveWhatOneGivesAndWhatARunGives) {
   const boids::SweepPlan plan = boids::make_sweep_plan(options);
   const std::vector<boids::SweepResult> one = boids::run_sweep(plan, *runtimes_on_one_device(1));
   std::vector<std::size_t> order;
-  const std::vector<boids::SweepResult> two = boids::run_sweep(
-      plan, *runtimes_on_one_device(2), [&](std::size_t done) { order.push_back(done); });
+  std::size_t rows_at_first_call = 0;
+  const std::vector<boids::SweepResult> two =
+      boids::run_sweep(plan, *runtimes_on_one_device(2),
+                       [&](std::size_t done, const std::vector<boids::SweepResult>& so_far) {
+                         order.push_back(done);
+                         if (done == 1) {
+                           const std::string csv = boids::sweep_csv(plan, so_far);
+                           rows_at_first_call = std::count(csv.begin(), csv.end(), '\n') - 1;
+                         }
+                       });
+  EXPECT_EQ(rows_at_first_call, 1u);  // a checkpoint holds the finished runs alone
   ASSERT_EQ(order.size(), plan.runs.size());
   EXPECT_EQ(order.back(), plan.runs.size());  // the progress counts every run once
   const std::string one_csv = boids::sweep_csv(plan, one);

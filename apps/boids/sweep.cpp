@@ -86,6 +86,7 @@ SweepResult run_one(const SweepRun& run, std::size_t steps, clf::Runtime& runtim
   }
   runtime.finish();
   SweepResult result;
+  result.finished = true;
   result.step_seconds = seconds_since(start);
   result.device_index = runtime.device().index;
   result.device_name = runtime.device_name();
@@ -117,8 +118,9 @@ void write_summary(const SweepPlan& plan, const std::vector<SweepResult>& result
 
 }  // namespace
 
-std::vector<SweepResult> run_sweep(const SweepPlan& plan, const clf::DeviceSet& devices,
-                                   const std::function<void(std::size_t)>& run_done) {
+std::vector<SweepResult> run_sweep(
+    const SweepPlan& plan, const clf::DeviceSet& devices,
+    const std::function<void(std::size_t, const std::vector<SweepResult>&)>& run_done) {
   std::vector<SweepResult> results(plan.runs.size());
   std::mutex mutex;
   std::size_t done = 0;
@@ -133,7 +135,7 @@ std::vector<SweepResult> run_sweep(const SweepPlan& plan, const clf::DeviceSet& 
                           const std::lock_guard<std::mutex> lock(mutex);
                           results[i] = std::move(result);
                           ++done;
-                          if (run_done) run_done(done);
+                          if (run_done) run_done(done, results);
                         }
                       });
   return results;
@@ -148,6 +150,7 @@ std::string sweep_csv(const SweepPlan& plan, const std::vector<SweepResult>& res
     const SweepRun& run = plan.runs[i];
     const BoidsRules& r = run.rules;
     const SweepResult& result = results.at(i);
+    if (!result.finished) continue;
     const FlockMeasures& m = result.measures;
     csv << i + 1 << "," << run.count << "," << r.dims << "," << run.seed << ","
         << exact(r.half_width) << "," << (r.wrap ? 0 : 1) << "," << exact(r.cohesion_radius) << ","
@@ -174,8 +177,16 @@ int sweep_command(const SweepOptions& options, const clf::DeviceSet& devices, st
           << std::flush;
   SweepProgress progress(plan.runs.size(), log, &log == &std::cerr && isatty(STDERR_FILENO));
   const Clock::time_point start = Clock::now();
+  double last_checkpoint = 0.0;
   const std::vector<SweepResult> results =
-      run_sweep(plan, devices, [&](std::size_t done) { progress.update(done); });
+      run_sweep(plan, devices, [&](std::size_t done, const std::vector<SweepResult>& so_far) {
+        progress.update(done);
+        // A long sweep cut short keeps what it finished.
+        if (!options.csv_file.empty() && seconds_since(start) - last_checkpoint >= 60.0) {
+          clf::write_file_atomically(options.csv_file, sweep_csv(plan, so_far));
+          last_checkpoint = seconds_since(start);
+        }
+      });
   const double seconds = seconds_since(start);
   const std::string csv = sweep_csv(plan, results);
   if (options.csv_file.empty()) {
