@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "apps/cl-bench/harness.hpp"
 #include "framework/clf.hpp"
@@ -288,6 +289,44 @@ TEST(BenchHarnessReport, JsonAndCsvCarryTheRequiredKeys) {
   const std::string csv = bench::to_csv(records, device, settings, "DATE");
   EXPECT_EQ(csv.rfind("primitive,variant,dtype,n,device,", 0), 0u) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+}
+
+TEST(BenchHarnessReport, SeveralDevicesAreNamedPerRecordAndInTheTable) {
+  FakeCase fake("fake-scan", "fast", "int32");
+  bench::Settings settings;
+  settings.runs = 3;
+  bench::Record first = bench::measure(profiling_runtime(), fake, 2048, settings, 0);
+  bench::Record second = first;
+  bench::DeviceDescription device = bench::describe_device(profiling_runtime());
+  EXPECT_EQ(nlohmann::json::parse(bench::to_json({first}, device, settings, "DATE"))[0].count(
+                "device_index"),
+            0u);  // one device: today's keys
+  first.device = device;
+  first.device->index = 0;
+  second.device = device;
+  second.device->index = 3;
+  second.device->name = "other card";
+  const auto json =
+      nlohmann::json::parse(bench::to_json({first, second}, *first.device, settings, "DATE"));
+  EXPECT_EQ(json[0]["device_index"], 0);
+  EXPECT_EQ(json[1]["device_index"], 3);
+  EXPECT_EQ(json[1]["device"], "other card");
+  const std::string csv = bench::to_csv({first, second}, *first.device, settings, "DATE");
+  EXPECT_EQ(csv.rfind("primitive,variant,dtype,n,device,device_index,platform,", 0), 0u) << csv;
+  EXPECT_NE(csv.find(",other card,3,"), std::string::npos) << csv;
+
+  std::vector<std::unique_ptr<bench::BenchCase>> cases;
+  cases.push_back(std::make_unique<FakeCase>("fake-scan", "fast", "int32"));
+  std::ostringstream with_column, without;
+  bench::Table table(with_column, cases, true);
+  table.header();
+  table.row(second);
+  bench::Table plain(without, cases);
+  plain.header();
+  plain.row(second);
+  EXPECT_EQ(with_column.str().rfind("device  primitive", 0), 0u) << with_column.str();
+  EXPECT_NE(with_column.str().find("\n     3  fake-scan"), std::string::npos) << with_column.str();
+  EXPECT_EQ(without.str().rfind("primitive", 0), 0u) << without.str();
 }
 
 }  // namespace

@@ -13,22 +13,11 @@
 
 #include "apps/boids/csv.hpp"
 #include "apps/boids/render.hpp"
+#include "apps/boids/report_format.hpp"
 #include "apps/common/png_writer.hpp"
 
 namespace boids {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string fixed(double value, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << value;
-  return out.str();
-}
 
 cl_float4 parse_goal(const std::string& text, int dims) {
   cl_float4 goal{};
@@ -101,6 +90,10 @@ void ModelOptions::add_to(CLI::App& app) {
       "number of boids (default 5000; with --init, the file's)");
   app.add_option("--seed", seed, "seed of the initial state")->capture_default_str();
   app.add_option("--init", init_file, "initial state: CSV x,y[,z],vx,vy[,vz], one boid a line");
+  add_rules_to(app);
+}
+
+void ModelOptions::add_rules_to(CLI::App& app) {
   app.add_option("--box", box,
                  "half width L of the box [-L, L)^d (default: the density of 5000 "
                  "boids in a 200-wide cube/square)");

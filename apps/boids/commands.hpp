@@ -31,6 +31,9 @@ struct ModelOptions {
   std::string goal;  // "x,y[,z]"
 
   void add_to(CLI::App& app);
+  // Only the rules and the method (--box ... --dt, --cell-width, --ranges, --brute): what a
+  // sweep takes as its fixed base (it has its own lists of N, dims and seeds).
+  void add_rules_to(CLI::App& app);
   // The rules these options ask for with n boids (validated); throws clf::Error.
   BoidsRules rules(std::size_t n) const;
   Method method() const { return Method{brute, cell_width, parse_cell_ranges(ranges)}; }

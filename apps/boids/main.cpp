@@ -1,11 +1,12 @@
-// cl-boids: flocking on a sort-based neighbour grid (issue 6). Headless subcommands `run` and
-// `bench`; with a display and GTK4, no subcommand (or `gui`) opens the window (gui.cpp,
+// cl-boids: flocking on a sort-based neighbour grid (issue 6). Headless subcommands `run`,
+// `bench` and `sweep`; with a display and GTK4, no subcommand (or `gui`) opens the window (gui.cpp,
 // boids_gui). The logic lives in boids_core.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
 
 #include "apps/boids/commands.hpp"
+#include "apps/boids/sweep.hpp"
 #include "framework/cli.hpp"
 #if CLF_BOIDS_GUI
 #include "apps/boids/gui.hpp"
@@ -24,9 +25,14 @@ int main(int argc, char** argv) try {
   CLI::App* bench =
       app.add_subcommand("bench", "sweep N for the default and the dense density, 2D and 3D");
   bench_options.add_to(*bench);
+  boids::SweepOptions sweep_options;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "many independent runs (lists of N, dims, seeds, rules) over --devices: a CSV");
+  sweep_options.add_to(*sweep);
   // The device options may follow the subcommand: `cl-boids run --n 1000 --device 1`.
   run->fallthrough();
   bench->fallthrough();
+  sweep->fallthrough();
 #if CLF_BOIDS_GUI
   boids::GuiOptions gui_options;
   gui_options.model.count = 20000;  // flocks form within seconds and it runs smoothly on a CPU
@@ -44,6 +50,7 @@ int main(int argc, char** argv) try {
   if (device_options.handle_list_devices()) return 0;
   if (run->parsed()) return boids::run_command(run_options, device_options, std::cout);
   if (bench->parsed()) return boids::bench_command(bench_options, device_options, std::cout);
+  if (sweep->parsed()) return boids::sweep_command(sweep_options, device_options, std::cout);
 #if CLF_BOIDS_GUI
   const bool has_display =
       std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
@@ -52,7 +59,7 @@ int main(int argc, char** argv) try {
     return boids::run_gui(gui_options);
   }
 #endif
-  std::cerr << app.help() << "\ncl-boids: no display: use a subcommand (run, bench)\n";
+  std::cerr << app.help() << "\ncl-boids: no display: use a subcommand (run, bench, sweep)\n";
   return 2;
 } catch (const std::exception& error) {
   std::cerr << "cl-boids: " << error.what() << "\n";

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,6 +66,13 @@ enum class Status { ok, failed, skipped, error };
 // "ok", "FAIL", "skipped", "error"
 const char* to_string(Status status);
 
+struct DeviceDescription {
+  std::string name, platform, driver;
+  // The device's index in --list-devices when several devices ran (--devices): then JSON and
+  // CSV carry it as device_index, which tells two cards of one model apart. -1: one device.
+  int index = -1;
+};
+
 // One case at one size: everything the table, JSON and CSV show.
 struct Record {
   std::string primitive, variant, dtype, unit;
@@ -86,6 +94,9 @@ struct Record {
   double copy_bandwidth_gbs = 0;
   double copy_fraction = 0;  // bytes_moved / median time / copy bandwidth; NaN when n/a
   double cpu_speedup = 0;    // cpu_reference_ms / median_ms; NaN when n/a
+  // The device that measured it, when several did (--devices); JSON and CSV then take the
+  // device from here rather than from their `device` argument.
+  std::optional<DeviceDescription> device;
 
   bool verified() const { return status == Status::ok; }
 };
@@ -112,16 +123,15 @@ Record measure(clf::Runtime& runtime, BenchCase& bench_case, std::size_t n,
 
 // ---- reporting -------------------------------------------------------------------------------
 
-struct DeviceDescription {
-  std::string name, platform, driver;
-};
 DeviceDescription describe_device(const clf::Runtime& runtime);
 
 // The table on stdout: a header, then one aligned row per record, streamed as records arrive.
 // Name columns are as wide as the longest name among the cases to be run.
 class Table {
  public:
-  Table(std::ostream& out, const std::vector<std::unique_ptr<BenchCase>>& cases);
+  // With `device_column` (several devices), rows begin with the index of the record's device.
+  Table(std::ostream& out, const std::vector<std::unique_ptr<BenchCase>>& cases,
+        bool device_column = false);
   void header();
   void row(const Record& record);
 
@@ -130,6 +140,7 @@ class Table {
   std::size_t primitive_width_ = 9;
   std::size_t variant_width_ = 7;
   std::size_t dtype_width_ = 5;
+  bool device_column_ = false;
 };
 
 // The JSON records (a list) and CSV rows; both carry at least primitive, variant, dtype, n,

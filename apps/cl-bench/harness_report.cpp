@@ -37,18 +37,25 @@ void print_row(std::ostream& out, const std::vector<Column>& columns,
   out << line << "\n";
 }
 
-std::vector<Column> table_columns(std::size_t primitive, std::size_t variant, std::size_t dtype) {
-  return {{"primitive", primitive, true}, {"variant", variant, true},
-          {"dtype", dtype, true},         {"n", 10, false},
-          {"verified", 8, true},          {"median ms", 10, false},
-          {"min ms", 10, false},          {"upload ms", 10, false},
-          {"download ms", 11, false},     {"throughput", 18, false},
-          {"% of copy", 9, false},        {"vs CPU", 9, false}};
+std::vector<Column> table_columns(std::size_t primitive, std::size_t variant, std::size_t dtype,
+                                  bool device_column) {
+  std::vector<Column> columns;
+  if (device_column) columns.push_back({"device", 6, false});
+  const std::vector<Column> rest = {{"primitive", primitive, true}, {"variant", variant, true},
+                                    {"dtype", dtype, true},         {"n", 10, false},
+                                    {"verified", 8, true},          {"median ms", 10, false},
+                                    {"min ms", 10, false},          {"upload ms", 10, false},
+                                    {"download ms", 11, false},     {"throughput", 18, false},
+                                    {"% of copy", 9, false},        {"vs CPU", 9, false}};
+  columns.insert(columns.end(), rest.begin(), rest.end());
+  return columns;
 }
 
 }  // namespace
 
-Table::Table(std::ostream& out, const std::vector<std::unique_ptr<BenchCase>>& cases) : out_(out) {
+Table::Table(std::ostream& out, const std::vector<std::unique_ptr<BenchCase>>& cases,
+             bool device_column)
+    : out_(out), device_column_(device_column) {
   for (const auto& c : cases) {
     primitive_width_ = std::max(primitive_width_, c->primitive().size());
     variant_width_ = std::max(variant_width_, c->variant().size());
@@ -57,7 +64,8 @@ Table::Table(std::ostream& out, const std::vector<std::unique_ptr<BenchCase>>& c
 }
 
 void Table::header() {
-  const auto columns = table_columns(primitive_width_, variant_width_, dtype_width_);
+  const auto columns =
+      table_columns(primitive_width_, variant_width_, dtype_width_, device_column_);
   std::vector<std::string> titles;
   for (const auto& column : columns) titles.emplace_back(column.title);
   print_row(out_, columns, titles);
@@ -65,7 +73,8 @@ void Table::header() {
 }
 
 void Table::row(const Record& r) {
-  const auto columns = table_columns(primitive_width_, variant_width_, dtype_width_);
+  const auto columns =
+      table_columns(primitive_width_, variant_width_, dtype_width_, device_column_);
   const bool ok = r.status == Status::ok;
   const std::string verified = ok                            ? "yes"
                                : r.status == Status::skipped ? "skipped"
@@ -74,11 +83,23 @@ void Table::row(const Record& r) {
   if (ok && !std::isnan(r.throughput)) throughput = figure(r.throughput) + " " + r.unit;
   if (ok && !std::isnan(r.copy_fraction)) copy = figure(r.copy_fraction * 100) + "%";
   if (ok && !std::isnan(r.cpu_speedup)) cpu = figure(r.cpu_speedup) + "x";
-  print_row(out_, columns,
-            {r.primitive, r.variant, r.dtype, format_size(r.n), verified,
-             ok ? milliseconds(r.median_ms) : "-", ok ? milliseconds(r.min_ms) : "-",
-             ok ? milliseconds(r.upload_ms) : "-", ok ? milliseconds(r.download_ms) : "-",
-             throughput, copy, cpu});
+  std::vector<std::string> cells = {r.primitive,
+                                    r.variant,
+                                    r.dtype,
+                                    format_size(r.n),
+                                    verified,
+                                    ok ? milliseconds(r.median_ms) : "-",
+                                    ok ? milliseconds(r.min_ms) : "-",
+                                    ok ? milliseconds(r.upload_ms) : "-",
+                                    ok ? milliseconds(r.download_ms) : "-",
+                                    throughput,
+                                    copy,
+                                    cpu};
+  if (device_column_) {
+    cells.insert(cells.begin(), r.device && r.device->index >= 0 ? std::to_string(r.device->index)
+                                                                 : std::string("-"));
+  }
+  print_row(out_, columns, cells);
   if (!r.note.empty()) {
     const char* label = r.status == Status::failed    ? "FAIL: "
                         : r.status == Status::error   ? "error: "
@@ -92,14 +113,16 @@ void Table::row(const Record& r) {
 namespace {
 
 // One record's fields in a fixed order, for both JSON and CSV.
-nlohmann::ordered_json record_fields(const Record& r, const DeviceDescription& device,
+nlohmann::ordered_json record_fields(const Record& r, const DeviceDescription& default_device,
                                      const Settings& settings, const std::string& date) {
+  const DeviceDescription& device = r.device ? *r.device : default_device;
   nlohmann::ordered_json j;
   j["primitive"] = r.primitive;
   j["variant"] = r.variant;
   j["dtype"] = r.dtype;
   j["n"] = r.n;
   j["device"] = device.name;
+  if (device.index >= 0) j["device_index"] = device.index;
   j["platform"] = device.platform;
   j["driver"] = device.driver;
   j["status"] = to_string(r.status);

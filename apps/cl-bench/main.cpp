@@ -1,8 +1,8 @@
-// cl-bench: measures the primitives on one OpenCL device. It measures the device's copy
-// bandwidth first, then for every selected primitive, variant, dtype and size verifies the
-// result against the CPU reference (a wrong result is reported, never timed, and makes the exit
-// code 1) and times the median of N runs after warm-up with device events. Prints a table on
-// stdout; --json, --csv and --plot write the same records to files. Usage errors exit 2.
+// cl-bench: measures the primitives on one OpenCL device (or each of --devices in turn). It
+// measures the device's copy bandwidth first, then for every selected primitive, variant, dtype and
+// size verifies the result against the CPU reference (a wrong result is reported, never timed, and
+// makes the exit code 1) and times the median of N runs after warm-up with device events. Prints a
+// table on stdout; --json, --csv and --plot write the same records to files. Usage errors exit 2.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "apps/cl-bench/harness.hpp"
@@ -20,6 +21,7 @@
 #include "apps/cl-bench/peers.hpp"
 #include "framework/cli.hpp"
 #include "framework/device.hpp"
+#include "framework/device_set.hpp"
 
 namespace {
 
@@ -79,6 +81,7 @@ struct Options {
   bool list = false;
   bool peers = false;
   clf::DeviceOptions device_options;
+  std::vector<std::string> primitive_names;  // "scan sort" and "scan,sort" alike
   CLI::Option* runs_option = nullptr;
   CLI::Option* warmup_option = nullptr;
 };
@@ -127,12 +130,15 @@ std::string ours_for_peer(const std::string& primitive) {
 
 // Our record of the peer's primitive, dtype and size, or nullptr (peers are registered after
 // our variants, so ours is measured first).
+int device_index(const bench::Record& record) { return record.device ? record.device->index : -1; }
+
 const bench::Record* ours_beside(const bench::Record& peer,
                                  const std::vector<bench::Record>& records) {
   if (!peer.verified()) return nullptr;
   for (const bench::Record& ours : records) {
-    if (ours.verified() && ours.primitive == peer.primitive && ours.dtype == peer.dtype &&
-        ours.n == peer.n && ours.variant == ours_for_peer(peer.primitive)) {
+    if (ours.verified() && device_index(ours) == device_index(peer) &&
+        ours.primitive == peer.primitive && ours.dtype == peer.dtype && ours.n == peer.n &&
+        ours.variant == ours_for_peer(peer.primitive)) {
       return &ours;
     }
   }
@@ -162,16 +168,18 @@ void peer_table(const std::vector<bench::Record>& records) {
 }
 
 // Every case at every size, as a table row each; returns the records and whether all verified.
+// `device` (several devices) goes into every record and the table's device column.
 std::vector<bench::Record> run_cases(clf::Runtime& runtime, const Options& options,
                                      std::vector<std::unique_ptr<bench::BenchCase>>& cases,
                                      const std::vector<std::size_t>& sizes, double copy_bandwidth,
+                                     const std::optional<bench::DeviceDescription>& device,
                                      bool& all_ok) {
   std::size_t total = 0;
   for (const auto& c : cases) {
     total += sizes.empty() ? c->default_sizes(options.quick).size() : sizes.size();
   }
   bench::Progress progress(total, isatty(STDERR_FILENO) != 0);
-  bench::Table table(std::cout, cases);
+  bench::Table table(std::cout, cases, device.has_value());
   std::cout << "\n";
   table.header();
   std::vector<bench::Record> records;
@@ -189,6 +197,7 @@ std::vector<bench::Record> run_cases(clf::Runtime& runtime, const Options& optio
                          [&progress](const std::string& phase) { progress.phase(phase); });
       progress.end();
       progress.clear();
+      record.device = device;
       if (const bench::Record* ours =
               bench::peers::is_peer(record.variant) ? ours_beside(record, records) : nullptr) {
         std::ostringstream ratio;
@@ -237,23 +246,62 @@ bool report(const std::vector<bench::Record>& records, const Options& options,
   return bench::plot(plot_json, options.plot_dir);
 }
 
-// Measures the selected cases on the chosen device; the exit code.
+// The cases the command line selects; throws bench::UsageError.
+std::vector<std::unique_ptr<bench::BenchCase>> select_cases(const Options& options) {
+  std::vector<std::unique_ptr<bench::BenchCase>> cases = bench::select_cases(
+      options.primitive_names, split_names(options.variant_list), split_names(options.dtype_list));
+  // The peers run with --peers, or when named in --variant.
+  const std::vector<std::string> named = split_names(options.variant_list);
+  cases.erase(std::remove_if(cases.begin(), cases.end(),
+                             [&](const std::unique_ptr<bench::BenchCase>& c) {
+                               return bench::peers::is_peer(c->variant()) && !options.peers &&
+                                      std::find(named.begin(), named.end(), c->variant()) ==
+                                          named.end();
+                             }),
+              cases.end());
+  return cases;
+}
+
+// Measures the selected cases on each chosen device in turn (one at a time, so that no device's
+// figures include another's load); the exit code.
 int run(Options& options, std::vector<std::unique_ptr<bench::BenchCase>>& cases,
         const std::vector<std::size_t>& sizes) {
   options.device_options.request.profiling = true;  // device times come from event timestamps
-  const std::unique_ptr<clf::Runtime> runtime = options.device_options.make_runtime();
-  const bench::DeviceDescription device = bench::describe_device(*runtime);
+  const std::unique_ptr<clf::DeviceSet> devices = options.device_options.make_device_set();
+  const bool several = devices->size() > 1;
   const std::string date = bench::utc_now();
   const bench::Settings& settings = options.settings;
-  std::cout << "cl-bench on " << clf::describe(runtime->device()) << ", " << date << "\n"
+  std::cout << "cl-bench on "
+            << (several ? devices->description() : clf::describe(devices->front().device())) << ", "
+            << date << "\n"
             << settings.runs << " timed runs after " << settings.warmup
             << " warm-up runs per size, seed " << settings.seed << "\n";
-  const double copy_bandwidth = measure_copy_bandwidth(*runtime, settings, options.quick);
-  bool all_ok = copy_bandwidth > 0;
-  if (options.peers) std::cout << bench::peers::missing_note();
-  const std::vector<bench::Record> records =
-      run_cases(*runtime, options, cases, sizes, copy_bandwidth, all_ok);
+  bool all_ok = true;
+  std::vector<bench::Record> records;
+  std::optional<bench::DeviceDescription> first_device;
+  for (std::size_t d = 0; d < devices->size(); ++d) {
+    clf::Runtime& runtime = devices->at(d);
+    std::optional<bench::DeviceDescription> device;
+    if (several) {
+      device = bench::describe_device(runtime);
+      device->index = runtime.device().index;
+      std::cout << "\n" << clf::device_label(runtime) << "\n";
+    }
+    if (d == 0) first_device = device;
+    const double copy_bandwidth = measure_copy_bandwidth(runtime, settings, options.quick);
+    if (!(copy_bandwidth > 0)) all_ok = false;
+    if (d == 0 && options.peers) std::cout << bench::peers::missing_note();
+    // Each device measures fresh cases: nothing a case built on one device is reused on another.
+    std::vector<std::unique_ptr<bench::BenchCase>> device_cases =
+        d == 0 ? std::move(cases) : select_cases(options);
+    std::vector<bench::Record> device_records =
+        run_cases(runtime, options, device_cases, sizes, copy_bandwidth, device, all_ok);
+    records.insert(records.end(), std::make_move_iterator(device_records.begin()),
+                   std::make_move_iterator(device_records.end()));
+  }
   if (options.peers) peer_table(records);
+  const bench::DeviceDescription device =
+      first_device ? *first_device : bench::describe_device(devices->front());
   if (!report(records, options, device, date)) all_ok = false;
   return all_ok ? 0 : 1;
 }
@@ -278,22 +326,11 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes;
   try {
     if (options.device_options.handle_list_devices()) return 0;
-    std::vector<std::string> primitive_names;  // "scan sort" and "scan,sort" alike
     for (const std::string& item : options.primitives) {
-      for (const std::string& name : split_names(item)) primitive_names.push_back(name);
+      for (const std::string& name : split_names(item)) options.primitive_names.push_back(name);
     }
-    cases = bench::select_cases(primitive_names, split_names(options.variant_list),
-                                split_names(options.dtype_list));
+    cases = select_cases(options);
     if (!options.size_list.empty()) sizes = bench::parse_sizes(options.size_list);
-    // The peers run with --peers, or when named in --variant.
-    const std::vector<std::string> named = split_names(options.variant_list);
-    cases.erase(std::remove_if(cases.begin(), cases.end(),
-                               [&](const std::unique_ptr<bench::BenchCase>& c) {
-                                 return bench::peers::is_peer(c->variant()) && !options.peers &&
-                                        std::find(named.begin(), named.end(), c->variant()) ==
-                                            named.end();
-                               }),
-                cases.end());
   } catch (const bench::UsageError& error) {
     std::cerr << "cl-bench: " << error.what() << "\n";
     return 2;

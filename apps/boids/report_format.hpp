@@ -1,0 +1,24 @@
+// Small helpers the headless commands share for timing and printing figures.
+#pragma once
+
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+namespace boids {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// `value` with `digits` digits after the point.
+inline std::string fixed(double value, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << value;
+  return out.str();
+}
+
+}  // namespace boids
