@@ -26,6 +26,13 @@ void BufferBase::upload(const void* host, std::size_t bytes, std::size_t offset)
   runtime_->count_upload(bytes);
 }
 
+void BufferBase::fill_zero_bytes() {
+  if (bytes_ == 0) return;
+  const cl_uchar zero = 0;
+  check(runtime_->queue().enqueueFillBuffer(mem_, zero, 0, bytes_), "clEnqueueFillBuffer",
+        {"", runtime_->device_name(), std::to_string(bytes_) + " bytes"});
+}
+
 void BufferBase::download(void* host, std::size_t bytes, std::size_t offset) const {
   if (bytes == 0) return;
   check(runtime_->queue().enqueueReadBuffer(mem_, CL_TRUE, offset, bytes, host),

@@ -44,6 +44,8 @@ class BufferBase {
   // `bytes` bytes at byte `offset` of the buffer.
   void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
   void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+  // Zeros in every byte, written by the device (nothing crosses the bus).
+  void fill_zero_bytes();
 
   Runtime* runtime_;
   std::size_t bytes_;
@@ -150,6 +152,8 @@ class DeviceBuffer : public BufferBase {
     }
     upload(values.data(), bytes_);
   }
+  // Every element's bytes zero, set on the device.
+  void fill_zero() { fill_zero_bytes(); }
   std::vector<T> read() const {
     std::vector<T> values(count_);
     download(values.data(), bytes_);

@@ -107,6 +107,15 @@ TEST_F(BufferTransfers, DeviceBuffersNeverCopyImplicitly) {
   EXPECT_EQ(runtime().transfers().downloads, before.downloads + 1);
 }
 
+TEST_F(BufferTransfers, ZeroFillHappensOnTheDevice) {
+  clf::DeviceBuffer<int> buffer(runtime(), kN);
+  fill_(range_, buffer, 7, kN);
+  const clf::TransferCounts before = runtime().transfers();
+  buffer.fill_zero();
+  EXPECT_EQ(runtime().transfers().uploads, before.uploads);
+  EXPECT_EQ(buffer.read(), std::vector<int>(kN, 0));
+}
+
 TEST_F(BufferTransfers, RuntimeCountsEveryBuffer) {
   const clf::TransferCounts before = runtime().transfers();
   clf::Buffer<int> a(runtime(), std::vector<int>(kN, 1));

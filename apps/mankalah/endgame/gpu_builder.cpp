@@ -68,7 +68,7 @@ void GpuLevelBuilder::begin_level() {
     throw clf::Error("GpuLevelBuilder: level " + std::to_string(n) + " not planned");
   // Zeros: any start reaches the fixed point.
   level_ = clf::DeviceBuffer<cl_char>(runtime_, kalah_endgame_level_size(n));
-  level_.write(std::vector<cl_char>(level_.size(), 0));
+  level_.fill_zero();
 }
 
 bool GpuLevelBuilder::pass(clf::WorkRange part) {

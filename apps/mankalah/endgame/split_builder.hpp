@@ -25,7 +25,7 @@ class SplitLevelBuilder {
   // boundaries fall on multiples of `granularity` positions; a device's part is run in rounds
   // of about `round_positions` positions (see Split::rounds).
   SplitLevelBuilder(const clf::DeviceSet& devices, const clf::ProcessGroup* group, int max_level,
-                    std::size_t granularity = 4096, std::size_t round_positions = 1 << 22);
+                    std::size_t granularity = 4096, std::size_t round_positions = 1 << 24);
 
   int levels() const { return builders_.front()->levels(); }
   // The next level, built by every device of every process; each process calls it at once and
