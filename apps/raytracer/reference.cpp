@@ -122,13 +122,8 @@ std::vector<RtBvhNode> build_bvh_reference(const std::vector<RtSphere>& spheres)
   for (int i = 0; i < n - 1; ++i) {
     cl_int left, right;
     rt_karras_node(sorted_codes.data(), n, i, &left, &right);
-    nodes[i].left = left;
-    nodes[i].right = right;
-    nodes[i].sphere = -1;
-    nodes[left].parent = i;
-    nodes[right].parent = i;
+    rt_link_internal_node(nodes.data(), i, left, right);
   }
-  if (n > 1) nodes[0].parent = -1;
   // Bounds bottom-up: children before parents by an explicit post-order walk.
   if (n > 1) {
     std::vector<std::pair<int, bool>> stack{{0, false}};

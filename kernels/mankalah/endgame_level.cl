@@ -48,8 +48,8 @@ __kernel void endgame_level_pass(__global const char* lower, int level, ulong fi
 // whether the position changed (1) or not (0), so that the changed ones can be listed
 // (clf::primitives::Compact) and sent to the other devices instead of the whole part.
 __kernel void endgame_level_pass_marked(__global const char* lower, int level, ulong first,
-                                        uint count, __global char* values,
-                                        __global uint* marks, ulong part_begin) {
+                                        uint count, __global char* values, __global uint* marks,
+                                        ulong part_begin) {
   const uint id = get_global_id(0);
   if (id >= count) return;
   const ulong rank = first + id;

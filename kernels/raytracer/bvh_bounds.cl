@@ -19,10 +19,19 @@ inline void reduce_box(float4 lo, float4 hi, __local float4* local_min, __local 
   }
 }
 
+// The work-group's box of every work-item's (lo, hi), written as the group's (min, max) pair.
+inline void write_group_box(float4 lo, float4 hi, __global float4* boxes, __local float4* local_min,
+                            __local float4* local_max) {
+  reduce_box(lo, hi, local_min, local_max);
+  if (get_local_id(0) == 0) {
+    boxes[2 * get_group_id(0)] = local_min[0];
+    boxes[2 * get_group_id(0) + 1] = local_max[0];
+  }
+}
+
 __kernel void rt_bvh_bounds_spheres(__global const RtSphere* spheres, uint count,
                                     __global float4* boxes, __local float4* local_min,
                                     __local float4* local_max) {
-  const uint lid = get_local_id(0);
   float4 lo = (float4)(RT_INFINITY, RT_INFINITY, RT_INFINITY, 0.0f);
   float4 hi = (float4)(-RT_INFINITY, -RT_INFINITY, -RT_INFINITY, 0.0f);
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
@@ -30,18 +39,13 @@ __kernel void rt_bvh_bounds_spheres(__global const RtSphere* spheres, uint count
     lo = fmin(lo, c);
     hi = fmax(hi, c);
   }
-  reduce_box(lo, hi, local_min, local_max);
-  if (lid == 0) {
-    boxes[2 * get_group_id(0)] = local_min[0];
-    boxes[2 * get_group_id(0) + 1] = local_max[0];
-  }
+  write_group_box(lo, hi, boxes, local_min, local_max);
 }
 
 // As rt_bvh_bounds_spheres, over the centres of (min, max) boxes (a mesh's triangles).
 __kernel void rt_bvh_bounds_box_centres(__global const float4* primitive_boxes, uint count,
                                         __global float4* boxes, __local float4* local_min,
                                         __local float4* local_max) {
-  const uint lid = get_local_id(0);
   float4 lo = (float4)(RT_INFINITY, RT_INFINITY, RT_INFINITY, 0.0f);
   float4 hi = (float4)(-RT_INFINITY, -RT_INFINITY, -RT_INFINITY, 0.0f);
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
@@ -49,11 +53,7 @@ __kernel void rt_bvh_bounds_box_centres(__global const float4* primitive_boxes, 
     lo = fmin(lo, c);
     hi = fmax(hi, c);
   }
-  reduce_box(lo, hi, local_min, local_max);
-  if (lid == 0) {
-    boxes[2 * get_group_id(0)] = local_min[0];
-    boxes[2 * get_group_id(0) + 1] = local_max[0];
-  }
+  write_group_box(lo, hi, boxes, local_min, local_max);
 }
 
 __kernel void rt_bvh_bounds_boxes(__global float4* boxes, uint count, __local float4* local_min,

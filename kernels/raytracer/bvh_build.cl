@@ -22,10 +22,5 @@ __kernel void rt_bvh_internal(__global const uint* sorted_codes, uint count,
   int left;
   int right;
   rt_karras_node(sorted_codes, n, i, &left, &right);
-  nodes[i].left = left;
-  nodes[i].right = right;
-  nodes[i].sphere = -1;
-  nodes[left].parent = i;
-  nodes[right].parent = i;
-  if (i == 0) nodes[0].parent = -1;
+  rt_link_internal_node(nodes, i, left, right);
 }

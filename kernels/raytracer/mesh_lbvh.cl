@@ -46,12 +46,7 @@ __kernel void rt_lbvh_internal(__global const uint* sorted_codes, uint count,
   int range_first;
   int range_last;
   rt_karras_node_range(sorted_codes, n, i, &left, &right, &range_first, &range_last);
-  nodes[i].left = left;
-  nodes[i].right = right;
-  nodes[i].sphere = -1;
-  nodes[left].parent = i;
-  nodes[right].parent = i;
-  if (i == 0) nodes[0].parent = -1;
+  rt_link_internal_node(nodes, i, left, right);
   ranges[i] = (int2)(range_first, range_last);
 }
 

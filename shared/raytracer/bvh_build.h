@@ -91,6 +91,18 @@ CLF_FUNCTION void rt_karras_node(RT_GLOBAL const cl_uint* codes, cl_int n, cl_in
   rt_karras_node_range(codes, n, i, left, right, &range_first, &range_last);
 }
 
+// Makes node i of a radix tree (2n - 1 nodes, internal ones first) the parent of its children;
+// the root's parent is -1.
+CLF_FUNCTION void rt_link_internal_node(RT_GLOBAL RtBvhNode* nodes, cl_int i, cl_int left,
+                                        cl_int right) {
+  nodes[i].left = left;
+  nodes[i].right = right;
+  nodes[i].sphere = -1;
+  nodes[left].parent = i;
+  nodes[right].parent = i;
+  if (i == 0) nodes[0].parent = -1;
+}
+
 CLF_FUNCTION RtBvhNode rt_leaf_node(RtSphere sphere, cl_int sphere_index) {
   RtBvhNode leaf;
   const cl_float r = sphere.center_radius.w;
