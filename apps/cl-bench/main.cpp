@@ -128,10 +128,11 @@ std::string ours_for_peer(const std::string& primitive) {
   return primitive == "compact" ? "values" : "default";
 }
 
-// Our record of the peer's primitive, dtype and size, or nullptr (peers are registered after
-// our variants, so ours is measured first).
+// The listing index of the device a record was measured on; -1 with one device.
 int device_index(const bench::Record& record) { return record.device ? record.device->index : -1; }
 
+// Our record of the peer's primitive, dtype and size on the same device, or nullptr (peers are
+// registered after our variants, so ours is measured first).
 const bench::Record* ours_beside(const bench::Record& peer,
                                  const std::vector<bench::Record>& records) {
   if (!peer.verified()) return nullptr;
