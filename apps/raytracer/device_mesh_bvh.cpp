@@ -2,20 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 
+#include "apps/raytracer/centre_bounds.hpp"
 #include "framework/error.hpp"
 #include "framework/sources.hpp"
 
 namespace raytracer {
 
 namespace {
-
-constexpr std::size_t kBoundsGroupSize = 256;
-constexpr std::size_t kBoundsGroups = 64;
 
 clf::CLKernel kernel(clf::Runtime& runtime, const char* file, const char* name) {
   return clf::CLKernel(runtime, clf::kernel_source(file), name);
@@ -52,7 +49,7 @@ SahBvh DeviceMeshBvhBuilder::build(const std::vector<Box>& boxes) {
   }
   clf::DeviceBuffer<cl_float4> primitive_boxes(runtime_, packed.size());
   primitive_boxes.write(packed);
-  clf::DeviceBuffer<cl_float4> scene_box(runtime_, 2 * kBoundsGroups);
+  clf::DeviceBuffer<cl_float4> scene_box(runtime_, 2 * kCentreBoundsGroups);
   clf::DeviceBuffer<cl_uint> codes(runtime_, n);
   clf::DeviceBuffer<cl_uint> indices(runtime_, n);
   clf::DeviceBuffer<RtBvhNode> tree(runtime_, 2 * n - 1);
@@ -63,13 +60,7 @@ SahBvh DeviceMeshBvhBuilder::build(const std::vector<Box>& boxes) {
 
   const auto start = std::chrono::steady_clock::now();
   runtime_.start_recording();
-  std::size_t group = std::min(kBoundsGroupSize, centre_bounds_kernel_.max_work_group_size());
-  group = std::size_t{1} << static_cast<int>(std::log2(static_cast<double>(group)));
-  const std::size_t groups = std::min<std::size_t>(kBoundsGroups, (n + group - 1) / group);
-  centre_bounds_kernel_(clf::Range::linear(groups * group, group), primitive_boxes, n, scene_box,
-                        clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
-  bounds_boxes_kernel_(clf::Range::linear(group, group), scene_box, static_cast<cl_uint>(groups),
-                       clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
+  launch_centre_bounds(centre_bounds_kernel_, bounds_boxes_kernel_, primitive_boxes, n, scene_box);
   morton_kernel_(clf::Range::linear(n, 256), primitive_boxes, n, scene_box, codes, indices);
   sorter_.sort(codes, indices);
   leaves_kernel_(clf::Range::linear(n, 256), primitive_boxes, indices, n, tree, ready);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 
+#include "apps/raytracer/centre_bounds.hpp"
 #include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/emitters.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
@@ -13,9 +13,6 @@
 namespace raytracer {
 
 namespace {
-
-constexpr std::size_t kBoundsGroupSize = 256;
-constexpr std::size_t kBoundsGroups = 64;
 
 double since_ms(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -52,7 +49,7 @@ DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_o
           kernel(runtime, "kernels/raytracer/bvh_refit.cl", "rt_bvh_refit", build_options)),
       build_options_(build_options),
       sorter_(runtime) {
-  boxes_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, 2 * kBoundsGroups);
+  boxes_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, 2 * kCentreBoundsGroups);
   ray_counts_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, 6);
 }
 
@@ -139,13 +136,8 @@ double DeviceRenderer::build_bvh() {
   }
   const auto start = std::chrono::steady_clock::now();
   runtime_.start_recording();
-  std::size_t group = std::min(kBoundsGroupSize, bounds_spheres_kernel_.max_work_group_size());
-  group = std::size_t{1} << static_cast<int>(std::log2(static_cast<double>(group)));  // power of 2
-  const std::size_t groups = std::min<std::size_t>(kBoundsGroups, (n + group - 1) / group);
-  bounds_spheres_kernel_(clf::Range::linear(groups * group, group), clf::read_only(*spheres_), n,
-                         *boxes_, clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
-  bounds_boxes_kernel_(clf::Range::linear(group, group), *boxes_, static_cast<cl_uint>(groups),
-                       clf::Local<cl_float4>{group}, clf::Local<cl_float4>{group});
+  launch_centre_bounds(bounds_spheres_kernel_, bounds_boxes_kernel_, clf::read_only(*spheres_), n,
+                       *boxes_);
   morton_kernel_(clf::Range::linear(n, 256), clf::read_only(*spheres_), n, *boxes_, *codes_,
                  *indices_);
   sorter_.sort(*codes_, *indices_);
