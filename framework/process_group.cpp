@@ -123,18 +123,6 @@ std::uint64_t ProcessGroup::sum(std::uint64_t value) const {
   return value;
 }
 
-double ProcessGroup::max(double value) const {
-#ifdef CLF_HAVE_MPI
-  if (started_mpi_) {
-    double largest = 0;
-    check_mpi(MPI_Allreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-              "MPI_Allreduce");
-    return largest;
-  }
-#endif
-  return value;
-}
-
 void ProcessGroup::abort(int exit_code) const {
 #ifdef CLF_HAVE_MPI
   if (started_mpi_ && size_ > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);

@@ -32,8 +32,6 @@ class ProcessGroup {
   void all_gather_ranges(std::uint8_t* data, const std::vector<WorkRange>& ranges) const;
   // The sum of `value` over the ranks, on every rank.
   std::uint64_t sum(std::uint64_t value) const;
-  // The largest `value` of any rank, on every rank.
-  double max(double value) const;
   // Ends every process of the run (after a failure on one rank the others would wait forever);
   // a plain exit when alone.
   [[noreturn]] void abort(int exit_code) const;
