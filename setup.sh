@@ -23,6 +23,8 @@ packages=(
   libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev assimp-testmodels
   clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
+  # the endgame database files' checksums (XXH3)
+  libxxhash-dev
   # cl-bench --peers: Boost.Compute (header-only) and CLBlast, optional at build time
   libboost-dev libclblast-dev
   # cl-raytracer rays: Intel Embree 3, the CPU tracer ours is measured against (optional)

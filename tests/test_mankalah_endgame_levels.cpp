@@ -1,4 +1,5 @@
-// Endgame database levels: the ranking is a bijection, moves within a level lower the potential,
+// Endgame database levels: the ranking is a bijection ordered by class, moves within a level
+// lower the potential and lead to the partner class,
 // the CPU builder agrees with a full-width minimax to the end of the game, and the device
 // builder agrees with the CPU builder byte for byte.
 #include <gtest/gtest.h>
@@ -79,8 +80,37 @@ TEST(MankalahEndgame, RankingIsABijection) {
   }
 }
 
+TEST(MankalahEndgame, ClassOffsetsAreTheClassSizesSummed) {
+  for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
+    cl_ulong offset = 0;
+    for (int a = 0; a <= n + 1; ++a) {
+      ASSERT_EQ(kalah_endgame_class_offset(n, a), offset) << "level " << n << " class " << a;
+      if (a <= n) offset += kalah_endgame_row_size(a) * kalah_endgame_row_size(n - a);
+    }
+    ASSERT_EQ(offset, kalah_endgame_level_size(n)) << n;
+  }
+}
+
+// Each class is one run of ranks: its positions have `a` stones in the mover row, and the
+// binary search finds the class of its first and last ranks.
+TEST(MankalahEndgame, ClassesAreRunsOfRanks) {
+  for (int n = 0; n <= 9; ++n) {
+    for (cl_ulong rank = 0; rank < kalah_endgame_level_size(n); ++rank) {
+      const KalahBoard position = kalah_endgame_unrank(n, rank);
+      const int a = kalah_row_sum(&position, KALAH_BOTTOM);
+      ASSERT_EQ(kalah_endgame_class_of(n, rank), a) << n << " " << rank;
+      ASSERT_GE(rank, kalah_endgame_class_offset(n, a));
+      ASSERT_LT(rank, kalah_endgame_class_offset(n, a + 1));
+    }
+  }
+  EXPECT_EQ(kalah_endgame_class_of(42, kalah_endgame_level_size(42) - 1), 42);
+  EXPECT_EQ(kalah_endgame_class_of(42, kalah_endgame_class_offset(42, 21)), 21);
+  EXPECT_EQ(kalah_endgame_class_of(42, kalah_endgame_class_offset(42, 21) - 1), 20);
+}
+
 // The proof that a level can be built: a move that keeps every stone on the board passes the
-// turn and lowers the potential.
+// turn and lowers the potential; and why it can be split: that move's child is in the partner
+// class (the mover row's stones become the opponent's).
 TEST(MankalahEndgame, SameLevelMovesLowerThePotential) {
   for (int n = 1; n <= 8; ++n) {
     for (cl_ulong rank = 0; rank < kalah_endgame_level_size(n); ++rank) {
@@ -95,6 +125,7 @@ TEST(MankalahEndgame, SameLevelMovesLowerThePotential) {
         ASSERT_EQ(move.gain, 0);
         const KalahBoard child = kalah_endgame_unrank(n, move.rank);
         ASSERT_LT(kalah_endgame_potential(&child), kalah_endgame_potential(&position));
+        ASSERT_EQ(kalah_endgame_class_of(n, move.rank), n - kalah_endgame_class_of(n, rank));
       }
     }
   }

@@ -9,12 +9,15 @@
 // final score) the mover can force, counting only the n stones in play: the stores only add a
 // constant. One signed byte: -n..n.
 //
-// A position is ranked by stars and bars: the 12 counts are n stars cut by 11 bars, bar j
-// (1..11) sits at slot (stones in entries 0..j-1) + j - 1 of n + 11 slots, and the rank is
-// sum_j C(slot_j, j), the combinatorial number system's index of that 11-subset. So a level has
-// C(n + 11, 11) positions, ranks 0..C(n + 11, 11) - 1, and levels 0..n-1 together C(n + 11, 12)
-// (the hockey-stick identity), the offset of level n when the levels are stored one after the
-// other.
+// A level is ordered by class: class a holds the positions whose mover row has a stones (the
+// opponent's row the other b = n - a), classes in increasing a. Inside a class a position's rank
+// is rank(opponent row) * (ways to fill the mover row) + rank(mover row), each row ranked by
+// stars and bars: its 6 counts are s stars cut by 5 bars, bar j (1..5) sits at slot (stones in
+// pits 0..j-1) + j - 1 of s + 5 slots, and the row's rank is sum_j C(slot_j, j), the
+// combinatorial number system's index of that 5-subset (0..C(s + 5, 5) - 1). A level has
+// C(n + 11, 11) positions (the classes' sizes C(a + 5, 5) C(b + 5, 5) summed: Vandermonde), and
+// levels 0..n-1 together C(n + 11, 12) (the hockey-stick identity), the offset of level n when
+// the levels are stored one after the other.
 //
 // Why a level can be built from the levels below it and itself: a move either moves stones
 // off the board (into the mover's store, by a capture, or by the sweep at the end of the game),
@@ -27,23 +30,26 @@
 // 1 + 2 + ... + k > 0. So the moves within a level form an acyclic graph (the potential strictly
 // decreases along every path; it lies in n..6n), and its values are the unique fixed point of
 // "value = best over moves": the CPU builder evaluates positions in increasing potential, the GPU
-// builder iterates whole-level passes until one changes nothing (see kernels/mankalah/
-// endgame_level.cl).
+// builder iterates passes until one changes nothing (see kernels/mankalah/endgame_level.cl).
+// Such a sow also keeps every stone in the mover's row, and the opponent moves next: a position
+// of class a has its same-level children in class n - a. So a level falls apart into the pairs of
+// classes {a, n - a}, each built without reading the others: the unit a build splits across
+// devices and processes.
 #ifndef SHARED_KALAH_ENDGAME_H
 #define SHARED_KALAH_ENDGAME_H
 
 #include "shared/cl_types.h"
 #include "shared/mankalah/kalah.h"
+#include "shared/mankalah/kalah_endgame_classes.h"
 
 #define KALAH_ENDGAME_ENTRIES 12
 // Values are signed bytes (-n..n) and potentials (at most 6n) are kept in one byte.
 #define KALAH_ENDGAME_MAX_LEVEL 42
 
-// C(a, k) for a <= 54 (the slots of level 42 and below, and the offset of level 43) and
-// k <= 12, as constant expressions: each step C(a, k) = C(a, k-1) (a - k + 1) / k is exact, and
-// once a factor reaches 0 (k > a) the rest stay 0. A table, because ranking is what building a
-// level spends its time on: computing each binomial by multiplying and dividing made ranking
-// and unranking 4-5 times slower on a CPU core.
+// C(a, k) for a <= 54 (the offset of level 43 and below) and k <= 12, as constant expressions: each
+// step C(a, k) = C(a, k-1) (a - k + 1) / k is exact, and once a factor reaches 0 (k > a) the rest
+// stay 0. A table, because ranking is what building a level spends its time on: computing each
+// binomial by multiplying and dividing made ranking and unranking 4-5 times slower on a CPU core.
 #define KALAH_ENDGAME_C1(a) ((cl_long)(a))
 #define KALAH_ENDGAME_C2(a) (KALAH_ENDGAME_C1(a) * ((a)-1) / 2)
 #define KALAH_ENDGAME_C3(a) (KALAH_ENDGAME_C2(a) * ((a)-2) / 3)
@@ -152,41 +158,93 @@ CLF_FUNCTION cl_int kalah_endgame_stones(const KalahBoard* board) {
   return kalah_row_sum(board, KALAH_BOTTOM) + kalah_row_sum(board, KALAH_TOP);
 }
 
-// The rank of `board` in its level (stores ignored, mirrored when TOP is to move).
-CLF_FUNCTION cl_ulong kalah_endgame_rank(const KalahBoard* board) {
+// Ways to put `stones` stones into a row of 6 pits.
+CLF_FUNCTION cl_ulong kalah_endgame_row_size(cl_int stones) {
+  return kalah_endgame_binomial(stones + KALAH_PITS - 1, KALAH_PITS - 1);
+}
+
+// Positions of level n whose mover row holds a stones: class a.
+CLF_FUNCTION cl_ulong kalah_endgame_class_size(cl_int n, cl_int a) {
+  return kalah_endgame_row_size(a) * kalah_endgame_row_size(n - a);
+}
+
+// The rank of class a's first position in level n (a = n + 1: the level's size).
+CLF_FUNCTION cl_ulong kalah_endgame_class_offset(cl_int n, cl_int a) {
+  return kalah_endgame_class_offsets[n][a];
+}
+
+// The rank of entries first..first+5 of `board` (seen from its side to move) among the ways to
+// put their stones into a row.
+CLF_FUNCTION cl_ulong kalah_endgame_row_rank(const KalahBoard* board, cl_int first) {
   cl_ulong rank = 0;
   cl_int stones_before = 0;
-  for (cl_int bar = 1; bar < KALAH_ENDGAME_ENTRIES; ++bar) {
-    stones_before += kalah_endgame_entry(board, bar - 1);
+  for (cl_int bar = 1; bar < KALAH_PITS; ++bar) {
+    stones_before += kalah_endgame_entry(board, first + bar - 1);
     rank += kalah_endgame_binomial(stones_before + bar - 1, bar);
   }
   return rank;
 }
 
-// The position of level n with rank `rank`: BOTTOM to move, empty stores.
-CLF_FUNCTION KalahBoard kalah_endgame_unrank(cl_int n, cl_ulong rank) {
-  cl_int slots[KALAH_ENDGAME_ENTRIES];
-  // The largest slot of bar j with C(slot, j) <= what is left of the rank, from bar 11 down;
+// The rank of `board` in its level (stores ignored, mirrored when TOP is to move).
+CLF_FUNCTION cl_ulong kalah_endgame_rank(const KalahBoard* board) {
+  cl_int mover = 0;
+  cl_int opponent = 0;
+  for (cl_int i = 0; i < KALAH_PITS; ++i) {
+    mover += kalah_endgame_entry(board, i);
+    opponent += kalah_endgame_entry(board, KALAH_PITS + i);
+  }
+  return kalah_endgame_class_offset(mover + opponent, mover) +
+         kalah_endgame_row_rank(board, KALAH_PITS) * kalah_endgame_row_size(mover) +
+         kalah_endgame_row_rank(board, 0);
+}
+
+// Fills cells first..first+5 of `board` with the row of `stones` stones whose rank is `rank`.
+CLF_FUNCTION void kalah_endgame_unrank_row(cl_int stones, cl_ulong rank, KalahBoard* board,
+                                           cl_int first) {
+  cl_int slots[KALAH_PITS];
+  // The largest slot of bar j with C(slot, j) <= what is left of the rank, from bar 5 down;
   // each bar's slot is below the next one's.
-  cl_int slot = n + KALAH_ENDGAME_ENTRIES - 1;
-  for (cl_int bar = KALAH_ENDGAME_ENTRIES - 1; bar >= 1; --bar) {
+  cl_int slot = stones + KALAH_PITS - 1;
+  for (cl_int bar = KALAH_PITS - 1; bar >= 1; --bar) {
     --slot;
     while (kalah_endgame_binomial(slot, bar) > rank) --slot;
     rank -= kalah_endgame_binomial(slot, bar);
     slots[bar] = slot;
   }
+  cl_int previous = -1;  // the slot before pit i's stars
+  for (cl_int i = 0; i < KALAH_PITS; ++i) {
+    const cl_int next = i < KALAH_PITS - 1 ? slots[i + 1] : stones + KALAH_PITS - 1;
+    board->cells[first + i] = (cl_uchar)(next - previous - 1);
+    previous = next;
+  }
+}
+
+// The class of position `rank` of level n: the largest a with class_offset(n, a) <= rank.
+CLF_FUNCTION cl_int kalah_endgame_class_of(cl_int n, cl_ulong rank) {
+  cl_int low = 0;  // class_offset(n, low) <= rank < class_offset(n, high)
+  cl_int high = n + 1;
+  while (high - low > 1) {
+    const cl_int middle = (low + high) / 2;
+    if (kalah_endgame_class_offset(n, middle) <= rank) {
+      low = middle;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+// The position of level n with rank `rank`: BOTTOM to move, empty stores.
+CLF_FUNCTION KalahBoard kalah_endgame_unrank(cl_int n, cl_ulong rank) {
+  const cl_int mover = kalah_endgame_class_of(n, rank);
+  const cl_ulong in_class = rank - kalah_endgame_class_offset(n, mover);
+  const cl_ulong mover_rows = kalah_endgame_row_size(mover);
   KalahBoard board;
   for (cl_int c = 0; c < KALAH_CELLS; ++c) board.cells[c] = 0;
   board.to_move = KALAH_BOTTOM;
   board.mark = 0;
-  cl_int previous = -1;  // the slot before entry i's stars
-  for (cl_int i = 0; i < KALAH_ENDGAME_ENTRIES; ++i) {
-    const cl_int next =
-        i < KALAH_ENDGAME_ENTRIES - 1 ? slots[i + 1] : n + KALAH_ENDGAME_ENTRIES - 1;
-    const cl_int cell = i < KALAH_PITS ? i : i + 1;  // skip BOTTOM's store
-    board.cells[cell] = (cl_uchar)(next - previous - 1);
-    previous = next;
-  }
+  kalah_endgame_unrank_row(mover, in_class % mover_rows, &board, 0);
+  kalah_endgame_unrank_row(n - mover, in_class / mover_rows, &board, KALAH_PITS + 1);
   return board;
 }
 

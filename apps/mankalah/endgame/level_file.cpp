@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -40,15 +41,7 @@ std::string system_error() { return std::strerror(errno); }
 
 }  // namespace
 
-std::uint64_t fnv1a64(const void* data, std::size_t bytes) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    hash ^= p[i];
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
+std::uint64_t checksum64(const void* data, std::size_t bytes) { return XXH3_64bits(data, bytes); }
 
 std::filesystem::path level_path(const std::filesystem::path& dir, int level) {
   char name[32];
@@ -73,7 +66,7 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
   header.rules = kRulesId;
   header.level = static_cast<std::uint32_t>(level);
   header.count = values.size();
-  header.checksum = fnv1a64(values.data(), values.size());
+  header.checksum = checksum64(values.data(), values.size());
   std::memcpy(header_bytes, &header, sizeof header);
 
   write_atomically(path, {{header_bytes, sizeof header_bytes}, {values.data(), values.size()}});
@@ -138,7 +131,7 @@ LevelFile LevelFile::open(const std::filesystem::path& path, int level) {
   }
   const cl_char* values =
       reinterpret_cast<const cl_char*>(static_cast<const unsigned char*>(mapping) + kHeaderBytes);
-  if (fnv1a64(values, count) != header.checksum) {
+  if (checksum64(values, count) != header.checksum) {
     fail(path, "checksum mismatch: the values are damaged (rebuild it with `db build`)");
   }
   file.level_ = level;

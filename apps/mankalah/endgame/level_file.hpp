@@ -23,14 +23,17 @@ class DatabaseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr std::uint32_t kLevelFormatVersion = 1;
+// Version 2: positions ranked by the stones in the mover's row first (shared/mankalah/
+// kalah_endgame.h) and an XXH3 checksum; version 1 files are refused and rebuilt.
+constexpr std::uint32_t kLevelFormatVersion = 2;
 // Identifies the rules of shared/kalah.h (6 pits, sowing skips the opponent's store, a capture
 // needs a non-empty opposite pit, the rows go to their owners at the end). Change it whenever
 // those rules change, so that files built under other rules are refused.
 constexpr std::uint32_t kRulesId = 0x4B363101;
 
-// FNV-1a, 64 bits: catches damaged and truncated payloads (not an adversary).
-std::uint64_t fnv1a64(const void* data, std::size_t bytes);
+// xxHash's XXH3, 64 bits: catches damaged and truncated payloads (not an adversary) at memory
+// speed, so that opening gigabytes of levels costs little.
+std::uint64_t checksum64(const void* data, std::size_t bytes);
 
 // "<dir>/level-NN.kdb".
 std::filesystem::path level_path(const std::filesystem::path& dir, int level);

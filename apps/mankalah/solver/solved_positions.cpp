@@ -13,7 +13,7 @@ namespace mankalah::solver {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'L', 'M', 'K', 'S', 'O', 'L', 'V'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;  // 2: an XXH3 checksum (1: FNV-1a)
 struct Header {
   char magic[8];
   std::uint32_t version;
@@ -84,7 +84,7 @@ SolvedPositions SolvedPositions::load(const std::filesystem::path& path) {
                    std::to_string(header.count) + " positions");
   }
   const char* payload = bytes.data() + kHeaderBytes;
-  if (endgame::fnv1a64(payload, header.count * sizeof(Entry)) != header.checksum) {
+  if (endgame::checksum64(payload, header.count * sizeof(Entry)) != header.checksum) {
     fail(path, "checksum mismatch: the entries are damaged");
   }
   for (std::uint64_t i = 0; i < header.count; ++i) {
@@ -125,7 +125,7 @@ void SolvedPositions::save(const std::filesystem::path& path) {
   header.version = kFormatVersion;
   header.rules = endgame::kRulesId;
   header.count = entries.size();
-  header.checksum = endgame::fnv1a64(entries.data(), entries.size() * sizeof(Entry));
+  header.checksum = endgame::checksum64(entries.data(), entries.size() * sizeof(Entry));
   unsigned char header_bytes[kHeaderBytes] = {};
   std::memcpy(header_bytes, &header, sizeof header);
   std::error_code error;

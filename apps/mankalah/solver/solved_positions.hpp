@@ -1,6 +1,6 @@
 // Positions the solver has proved, kept on disk beside the endgame databases
 // (`solved-positions.kst`), so a game in the window or a later `play` does not solve the same
-// positions again. A 64-byte header (magic, format version, the rules id, the count, an FNV-1a
+// positions again. A 64-byte header (magic, format version, the rules id, the count, an XXH3
 // checksum of the entries), then one 16-byte entry per position sorted by key: the 12 pits from
 // the mover's view, the value over the stones in play, a best move (0-5 from the mover's first
 // pit). Written atomically, merged with what another process wrote meanwhile; a damaged file is
