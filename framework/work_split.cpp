@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "framework/error.hpp"
@@ -43,6 +44,34 @@ std::vector<WorkRange> split_range(std::size_t total, const std::vector<double>&
 SpeedBalancer::SpeedBalancer(std::size_t devices)
     : speeds_(devices, 1.0), measured_(devices, false) {
   if (devices == 0) throw Error("SpeedBalancer needs at least one device");
+}
+
+std::vector<std::size_t> deal_largest_first(const std::vector<std::size_t>& sizes,
+                                            const std::vector<double>& speeds) {
+  if (speeds.empty()) throw Error("deal_largest_first: no parts to deal to");
+  for (double speed : speeds) {
+    if (!(speed > 0)) throw Error("deal_largest_first: a part's speed is not positive");
+  }
+  std::vector<std::size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  std::vector<double> busy(speeds.size(), 0);  // seconds of work dealt to each part
+  std::vector<std::size_t> part_of(sizes.size(), 0);
+  for (std::size_t piece : order) {
+    std::size_t best = 0;
+    double best_finish = 0;
+    for (std::size_t p = 0; p < speeds.size(); ++p) {
+      const double finish = busy[p] + static_cast<double>(sizes[piece]) / speeds[p];
+      if (p == 0 || finish < best_finish) {
+        best = p;
+        best_finish = finish;
+      }
+    }
+    busy[best] = best_finish;
+    part_of[piece] = best;
+  }
+  return part_of;
 }
 
 void SpeedBalancer::record(std::size_t device, std::size_t items, double seconds) {

@@ -1,6 +1,7 @@
-// Splitting a range of work across devices of unequal speed: contiguous shares sized by each
+// Splitting work across devices of unequal speed: contiguous shares of a range sized by each
 // device's measured throughput (for work split the same way every time, like the rows of a
-// frame), or chunks handed to whichever device is free next (for many independent pieces).
+// frame), indivisible pieces of known sizes dealt out (like the independent parts of a level),
+// or chunks handed to whichever device is free next (for many independent pieces).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,14 @@ struct WorkRange {
 std::vector<WorkRange> split_range(std::size_t total, const std::vector<double>& weights,
                                    std::size_t granularity = 1);
 
+// Deals pieces of the given sizes to parts of the given speeds: largest piece first, each to the
+// part that would finish it earliest (the longest-processing-time rule, within 4/3 of the best
+// finish time). Returns each piece's part; ties go to the lower part, so every caller given the
+// same sizes and speeds deals the same. Throws Error when there are no speeds or one is not
+// positive.
+std::vector<std::size_t> deal_largest_first(const std::vector<std::size_t>& sizes,
+                                            const std::vector<double>& speeds);
+
 // Each device's throughput (items per second), learnt from timings of the work it was given,
 // for the next split. Devices start equal; each timing moves the estimate halfway to what it
 // measured, so the shares settle within a few rounds and one slow round does not swing them.
@@ -34,6 +43,9 @@ class SpeedBalancer {
   void record(std::size_t device, std::size_t items, double seconds);
   const std::vector<double>& speeds() const { return speeds_; }
   std::vector<WorkRange> split(std::size_t total, std::size_t granularity = 1) const;
+  std::vector<std::size_t> deal(const std::vector<std::size_t>& sizes) const {
+    return deal_largest_first(sizes, speeds_);
+  }
 
  private:
   std::vector<double> speeds_;

@@ -182,55 +182,57 @@ TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
   expect_resumed_level(builder, expected);
 }
 
-// Two runtimes on one device stand in for two devices: each level's range is split between
-// them, pass by pass in rounds, what changed exchanged whole or listed, and the values equal the
-// CPU build's byte for byte, also when resumed.
+// Two and three runtimes on one device stand in for devices: each level's pairs of classes are
+// dealt out, built apart, exchanged, and the values equal the CPU build's byte for byte, also
+// when resumed.
 TEST(MankalahEndgame, LevelsSplitAcrossDevicesEqualCpuLevelsByteForByte) {
   const int last = 8;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
-  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
-  // Small parts and rounds, so that every level from 2 on is split, and runs in rounds from 5 on.
-  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
-  expect_levels_built(builder, expected);
+  for (int count : {2, 3}) {
+    SCOPED_TRACE(std::to_string(count) + " devices");
+    const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(count);
+    mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last);
+    expect_levels_built(builder, expected);
+  }
 }
 
 TEST(MankalahEndgame, SplitBuildResumesFromGivenLevels) {
   const int last = 7;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
   const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
-  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last, 8, 256);
+  mankalah::endgame::SplitLevelBuilder builder(*devices, nullptr, last);
   expect_resumed_level(builder, expected);
 }
 
-// What a pass changed goes to another device whole while many values change, then as a list:
-// replaying one device's changes on a second leaves both with the level, and the host copy too.
-TEST(MankalahEndgame, PassChangesSentWholeThenListed) {
-  const int last = 7;
+// What makes the split work: the pairs of classes tile the level, and each pair built alone on
+// a device whose level is otherwise zeros gets its final values.
+TEST(MankalahEndgame, EachPairOfClassesBuildsAlone) {
+  const int last = 9;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
-  const std::unique_ptr<clf::DeviceSet> devices = mankalah_test::runtimes_on_one_device(2);
-  mankalah::endgame::GpuLevelBuilder running(devices->at(0), last);
-  mankalah::endgame::GpuLevelBuilder receiving(devices->at(1), last);
-  for (int n = 0; n < last; ++n) {
-    running.add_next(expected[static_cast<std::size_t>(n)].data());
-    receiving.add_next(expected[static_cast<std::size_t>(n)].data());
+  const std::vector<mankalah::endgame::ClassPair> pairs = mankalah::endgame::class_pairs(last);
+  ASSERT_EQ(pairs.size(), static_cast<std::size_t>(last / 2 + 1));
+  std::vector<int> covered(kalah_endgame_level_size(last), 0);
+  for (const auto& pair : pairs) {
+    std::size_t positions = 0;
+    for (const clf::WorkRange& run : pair.ranges) {
+      for (std::size_t rank = run.begin; rank < run.end; ++rank) ++covered[rank];
+      positions += run.size();
+    }
+    EXPECT_EQ(pair.positions, positions);
   }
-  const std::uint64_t count = kalah_endgame_level_size(last);
-  const clf::WorkRange whole_level{0, count};
-  running.begin_level();
-  receiving.begin_level();
-  std::vector<cl_char> host(count, 0);
-  int whole = 0, listed = 0;
-  for (mankalah::endgame::PartChanges changes;;) {
-    running.pass_and_read_changes(whole_level, host.data(), &changes);
-    if (!changes.any) break;
-    (changes.whole ? whole : listed) += 1;
-    EXPECT_EQ(changes.offsets.size(), changes.values.size());
-    receiving.write_changes(whole_level, changes, host.data());
+  EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
+
+  mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  for (int n = 0; n < last; ++n) builder.add_next(expected[static_cast<std::size_t>(n)].data());
+  std::vector<cl_char> values(kalah_endgame_level_size(last));
+  for (const auto& pair : pairs) {
+    builder.begin_level();
+    EXPECT_GE(builder.build_pairs({pair}), 1);
+    for (const clf::WorkRange& run : pair.ranges) {
+      builder.read_values(run, values.data());
+      for (std::size_t rank = run.begin; rank < run.end; ++rank) {
+        ASSERT_EQ(values[rank], expected[last][rank]) << "rank " << rank;
+      }
+    }
   }
-  EXPECT_GE(whole, 1);
-  EXPECT_GE(listed, 1);
-  EXPECT_EQ(host, expected[last]);
-  std::vector<cl_char> received(count);
-  receiving.read_values(whole_level, received.data());
-  EXPECT_EQ(received, expected[last]);
 }

@@ -1,5 +1,5 @@
-// Splitting work across devices: proportional contiguous shares, throughput learnt from timings,
-// and chunks handed to whichever device is free.
+// Splitting work across devices: proportional contiguous shares, pieces dealt largest first,
+// throughput learnt from timings, and chunks handed to whichever device is free.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -50,6 +50,28 @@ TEST(WorkSplit, ZeroWeightsGetNothingAndBadWeightsAreRefused) {
   EXPECT_CLF_ERROR(split_range(100, {0, 0}), "no positive weight");
   EXPECT_CLF_ERROR(split_range(100, {1, -1}), "-1");
   expect_tiles(split_range(3, {1, 1, 1, 1, 1}), 3);  // fewer items than devices
+}
+
+TEST(WorkSplit, PiecesAreDealtLargestFirstToTheEarliestFinish) {
+  // Equal parts: 7 to part 0, then 5 and 4 to part 1 (5 + 4 = 9 after 7), 3 to part 0.
+  EXPECT_EQ(clf::deal_largest_first({3, 7, 4, 5}, {1, 1}), (std::vector<std::size_t>{0, 0, 1, 1}));
+  // A part twice as fast takes twice the work: 8 and 4 to part 0 (finishing at 6), 6 to part 1.
+  EXPECT_EQ(clf::deal_largest_first({8, 6, 4}, {2, 1}), (std::vector<std::size_t>{0, 1, 0}));
+  // Many pieces on three equal parts: every part within the largest piece of an equal share.
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 1; i <= 30; ++i) sizes.push_back(i * i);
+  const auto parts = clf::deal_largest_first(sizes, {1, 1, 1});
+  std::vector<std::size_t> load(3, 0);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    ASSERT_LT(parts[i], 3U);
+    load[parts[i]] += sizes[i];
+    total += sizes[i];
+  }
+  for (std::size_t l : load) EXPECT_NEAR(static_cast<double>(l), total / 3.0, 900.0);
+  EXPECT_TRUE(clf::deal_largest_first({}, {1}).empty());
+  EXPECT_CLF_ERROR(clf::deal_largest_first({1}, {}), "no parts");
+  EXPECT_CLF_ERROR(clf::deal_largest_first({1}, {1, 0}), "not positive");
 }
 
 TEST(WorkSplit, TheBalancerSettlesOnTheMeasuredSpeeds) {

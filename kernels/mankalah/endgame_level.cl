@@ -10,7 +10,8 @@
 // in and whichever of a child's old or new value they read. A pass that changes no value found a
 // fixed point of "value = best over moves", which on an acyclic graph is unique: the level's
 // values. So the host repeats passes until one reports no change; the longest same-level path
-// (at most 5n moves: the potential lies in n..6n) bounds the passes.
+// (at most 5n moves: the potential lies in n..6n) bounds the passes. The same holds for each
+// pair of classes {a, n - a} alone, as their same-level children lie among themselves.
 #include "shared/mankalah/kalah_endgame.h"
 
 // The value of position `rank` of level `level` from its children as `values` holds them now.
@@ -32,47 +33,18 @@ char endgame_position_value(__global const char* lower, int level, ulong rank,
   return (char)best;
 }
 
+// `changed[flag]` is set when a value changes: the host gives each pair of classes its own flag,
+// so that a pair already final is not passed over again.
 __kernel void endgame_level_pass(__global const char* lower, int level, ulong first, uint count,
-                                 __global char* values, __global int* changed) {
+                                 __global char* values, __global int* changed, uint flag) {
   const uint id = get_global_id(0);
   if (id >= count) return;
   const ulong rank = first + id;
   const char best = endgame_position_value(lower, level, rank, values);
   if (values[rank] != best) {
     values[rank] = best;
-    *changed = 1;
+    changed[flag] = 1;
   }
-}
-
-// endgame_level_pass for a level shared with other devices: marks[rank - part_begin] says
-// whether the position changed (1) or not (0), so that the changed ones can be listed
-// (clf::primitives::Compact) and sent to the other devices instead of the whole part.
-__kernel void endgame_level_pass_marked(__global const char* lower, int level, ulong first,
-                                        uint count, __global char* values, __global uint* marks,
-                                        ulong part_begin) {
-  const uint id = get_global_id(0);
-  if (id >= count) return;
-  const ulong rank = first + id;
-  const char best = endgame_position_value(lower, level, rank, values);
-  const bool changed = values[rank] != best;
-  if (changed) values[rank] = best;
-  marks[rank - part_begin] = changed ? 1u : 0u;
-}
-
-// packed[i] = values[part_begin + offsets[i]]: the listed positions' values, to send.
-__kernel void endgame_gather_listed(__global const char* values, ulong part_begin,
-                                    __global const uint* offsets, uint count,
-                                    __global char* packed) {
-  const uint id = get_global_id(0);
-  if (id < count) packed[id] = values[part_begin + offsets[id]];
-}
-
-// values[part_begin + offsets[i]] = packed[i]: another device's listed positions, received.
-__kernel void endgame_scatter_listed(__global char* values, ulong part_begin,
-                                     __global const uint* offsets, uint count,
-                                     __global const char* packed) {
-  const uint id = get_global_id(0);
-  if (id < count) values[part_begin + offsets[id]] = packed[id];
 }
 
 // Copies a finished level into its place among the levels below the next one.

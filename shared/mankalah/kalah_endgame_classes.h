@@ -3,7 +3,7 @@
 // [n][n + 1] the level's size. Entry [n][a] is the sum over a' < a of C(a' + 5, 5) C(n - a' + 5,
 // 5), the sizes of the classes before it; there is no closed form for the partial sum, and ranking
 // is hot in the level kernel, so the sums are a table (made by the Python below; the test
-// EndgameRanking.ClassOffsetsAreTheClassSizesSummed recomputes every entry):
+// MankalahEndgame.ClassOffsetsAreTheClassSizesSummed recomputes every entry):
 //   from math import comb
 //   for n in range(43): print([sum(comb(b + 5, 5) * comb(n - b + 5, 5) for b in range(a))
 //                             for a in range(n + 2)])

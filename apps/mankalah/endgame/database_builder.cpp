@@ -1,6 +1,7 @@
 #include "apps/mankalah/endgame/database_builder.hpp"
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -21,6 +22,38 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
+
+// Level files written on a thread of their own, so that writing level n overlaps building level
+// n + 1; at most one write is under way, and its errors come out of the next call.
+class LevelWriter {
+ public:
+  explicit LevelWriter(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  ~LevelWriter() {
+    if (pending_.valid()) pending_.wait();  // a failed build does not leave a thread behind
+  }
+  // Waits for the previous write, then starts writing `values` as level `level`.
+  void write(int level, std::vector<cl_char> values) {
+    finish();
+    pending_ = std::async(std::launch::async, [this, level, values = std::move(values)] {
+      write_level(dir_, level, values);
+      return LevelFile::open(level_path(dir_, level), level);
+    });
+  }
+  // Waits for the write under way; the files written so far, in level order.
+  std::vector<LevelFile>& finish() {
+    if (pending_.valid()) files_.push_back(pending_.get());
+    return files_;
+  }
+  void keep(LevelFile file) {
+    finish();
+    files_.push_back(std::move(file));
+  }
+
+ private:
+  std::filesystem::path dir_;
+  std::future<LevelFile> pending_;
+  std::vector<LevelFile> files_;  // levels 0..n-1 written or kept
+};
 
 // Process 0's `decision`, on every process.
 bool decided_by_root(const clf::ProcessGroup* group, bool decision) {
@@ -64,18 +97,21 @@ bool build_database(const DatabaseBuild& build,
   const auto start = std::chrono::steady_clock::now();
   const int last = build.max_stones;
   std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
-  std::vector<LevelFile> files;                               // levels 0..n-1, on process 0
+  LevelWriter files(build.dir);                               // levels 0..n-1, on process 0
   std::unique_ptr<SplitLevelBuilder> gpu;
   std::uint64_t built_positions = 0;
   double built_seconds = 0;
   for (int n = 0; n <= last; ++n) {
-    if (stop_asked(build)) return false;
+    if (stop_asked(build)) {
+      if (root) files.finish();
+      return false;
+    }
     const std::uint64_t count = kalah_endgame_level_size(n);
     left -= count;
     std::optional<LevelFile> kept = root ? open_valid_level(build.dir, n, err) : std::nullopt;
     if (decided_by_root(build.group, kept.has_value())) {
       if (gpu) gpu->add_next(root ? kept->values() : nullptr);
-      if (root) files.push_back(std::move(*kept));
+      if (root) files.keep(std::move(*kept));
       on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start), built_positions,
                          built_seconds});
       continue;
@@ -84,7 +120,7 @@ bool build_database(const DatabaseBuild& build,
     if (build.builder == "gpu" && !gpu) {
       gpu = std::make_unique<SplitLevelBuilder>(build.devices(), build.group, last);
       for (int m = 0; m < n; ++m) {
-        gpu->add_next(root ? files[static_cast<std::size_t>(m)].values() : nullptr);
+        gpu->add_next(root ? files.finish()[static_cast<std::size_t>(m)].values() : nullptr);
       }
     }
     const auto level_start = std::chrono::steady_clock::now();
@@ -94,19 +130,17 @@ bool build_database(const DatabaseBuild& build,
       values = gpu->build_next(&passes);
     } else {
       std::vector<const cl_char*> lower;
-      for (const LevelFile& file : files) lower.push_back(file.values());
+      for (const LevelFile& file : files.finish()) lower.push_back(file.values());
       values = build_level_cpu(n, lower, build.threads);
     }
     const double seconds = seconds_since(level_start);
-    if (root) {
-      write_level(build.dir, n, values);
-      files.push_back(LevelFile::open(level_path(build.dir, n), n));
-    }
+    if (root) files.write(n, std::move(values));
     built_positions += count;
-    built_seconds += seconds_since(level_start);  // the file's writing and checking too
+    built_seconds += seconds;
     on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start),
                        built_positions, built_seconds});
   }
+  if (root) files.finish();
   return true;
 }
 

@@ -3,23 +3,23 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "framework/clf.hpp"
-#include "framework/primitives/compact.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::endgame {
 
-// What a pass changed in one part of a level, to send to the devices that did not run it: the
-// whole part, or (when few changed) a list of positions and their values.
-struct PartChanges {
-  bool any = false;
-  bool whole = false;
-  std::vector<cl_uint> offsets;  // from the part's first position
-  std::vector<cl_char> values;
+// Classes a and n - a of level n (one class when a = n - a): a level's positions whose
+// same-level children lie among themselves (shared/mankalah/kalah_endgame.h), so that the pair
+// is built without reading the rest of the level.
+struct ClassPair {
+  std::vector<clf::WorkRange> ranges;  // the classes' runs of ranks
+  std::size_t positions = 0;
 };
+
+// The pairs of level n, a = 0..n/2.
+std::vector<ClassPair> class_pairs(int n);
 
 class GpuLevelBuilder {
  public:
@@ -32,45 +32,27 @@ class GpuLevelBuilder {
   std::vector<cl_char> build_next(int* passes = nullptr);
   void add_next(const cl_char* values);
 
-  // The next level built pass by pass, for a level shared with other devices or processes:
-  // begin_level() (all values zero), pass() over this device's part until no part anywhere
-  // changes, with the parts changed elsewhere copied in (write_values) between passes, then
-  // finish_level() once this device holds the whole final level.
+  // The next level built in parts, for a level shared with other devices or processes:
+  // begin_level() (all values zero), build_pairs() for this device's pairs, the rest of the
+  // level copied in (write_values), then finish_level() once this device holds the whole level.
   void begin_level();
-  // One pass over positions `part` of the level; true when a value changed.
-  bool pass(clf::WorkRange part);
+  // Passes over each pair until one changes none of its values; returns the passes of the pair
+  // that needed most (the last, which changed nothing, counted).
+  int build_pairs(const std::vector<ClassPair>& pairs);
   void read_values(clf::WorkRange part, cl_char* level_values) const;
   void write_values(clf::WorkRange part, const cl_char* level_values);
-  // pass(), then what it changed into `changes` and into `level_values` (the level's host copy):
-  // listed when that is smaller than the whole part.
-  void pass_and_read_changes(clf::WorkRange part, cl_char* level_values, PartChanges* changes);
-  // Another device's changes in its `part` (`level_values` holds them when whole).
-  void write_changes(clf::WorkRange part, const PartChanges& changes, const cl_char* level_values);
   void finish_level();
 
  private:
   void store(clf::BufferBase& level_values, std::uint64_t count);
-  // The offsets of the positions of `part` the last marked pass changed, on the device.
-  std::size_t list_changed(clf::WorkRange part);
 
   clf::Runtime& runtime_;
   int max_level_;
   int levels_ = 0;
   clf::DeviceBuffer<cl_char> lower_;
   clf::DeviceBuffer<cl_char> level_;  // the level being built
-  clf::Buffer<cl_int> changed_;
   clf::CLKernel pass_;
   clf::CLKernel store_;
-  // For listing changes: a mark per position of the part, the offsets of the marked ones, and
-  // their values packed.
-  clf::CLKernel pass_marked_;
-  clf::CLKernel gather_;
-  clf::CLKernel scatter_;
-  std::unique_ptr<clf::primitives::Compact<std::uint32_t>> compact_;  // made when first needed
-  clf::DeviceBuffer<std::uint32_t> marks_;
-  clf::DeviceBuffer<std::uint32_t> offsets_;
-  clf::DeviceBuffer<std::uint32_t> listed_count_;
-  clf::DeviceBuffer<cl_char> packed_;
 };
 
 }  // namespace mankalah::endgame

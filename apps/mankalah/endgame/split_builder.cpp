@@ -8,41 +8,55 @@ namespace mankalah::endgame {
 
 namespace {
 
-// A part's timing teaches the balancer only when it is this large: on smaller parts the time
-// is mostly launches and copies, and a device given a share too small would stay unmeasured.
+// A device's timing teaches the balancer only when its share is this large: on smaller ones the
+// time is mostly launches, and a device given a share too small would stay unmeasured.
 constexpr std::size_t kMeasuredPositions = std::size_t{1} << 20;
-
-// Rounds of a pass at most (see Split::rounds).
-constexpr std::size_t kMostRounds = 16;
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
 
-// Which ranks' flags are set, on every rank (a byte per rank, gathered).
-std::vector<bool> gather_flags(const clf::ProcessGroup& group, bool mine) {
+// Each rank's byte, on every rank.
+std::vector<std::uint8_t> gather_bytes(const clf::ProcessGroup& group, std::uint8_t mine) {
   const auto ranks = static_cast<std::size_t>(group.size());
-  std::vector<std::uint8_t> flags(ranks, 0);
-  flags[static_cast<std::size_t>(group.rank())] = mine ? 1 : 0;
+  std::vector<std::uint8_t> bytes(ranks, 0);
+  bytes[static_cast<std::size_t>(group.rank())] = mine;
   std::vector<clf::WorkRange> one_each;
   for (std::size_t r = 0; r < ranks; ++r) one_each.push_back({r, r + 1});
-  group.all_gather_ranges(flags.data(), one_each);
-  return std::vector<bool>(flags.begin(), flags.end());
+  group.all_gather_ranges(bytes.data(), one_each);
+  return bytes;
+}
+
+std::vector<std::size_t> pair_sizes(const std::vector<ClassPair>& pairs) {
+  std::vector<std::size_t> sizes;
+  for (const ClassPair& pair : pairs) sizes.push_back(pair.positions);
+  return sizes;
+}
+
+// [0, count) less `owned` (disjoint runs): what a device did not build.
+std::vector<clf::WorkRange> complement(std::vector<clf::WorkRange> owned, std::size_t count) {
+  std::sort(owned.begin(), owned.end(),
+            [](const clf::WorkRange& a, const clf::WorkRange& b) { return a.begin < b.begin; });
+  std::vector<clf::WorkRange> rest;
+  std::size_t next = 0;
+  for (const clf::WorkRange& run : owned) {
+    if (run.begin > next) rest.push_back({next, run.begin});
+    next = std::max(next, run.end);
+  }
+  if (next < count) rest.push_back({next, count});
+  return rest;
 }
 
 }  // namespace
 
 SplitLevelBuilder::SplitLevelBuilder(const clf::DeviceSet& devices, const clf::ProcessGroup* group,
-                                     int max_level, std::size_t granularity,
-                                     std::size_t round_positions)
-    : devices_(devices),
-      group_(group),
-      granularity_(granularity),
-      round_positions_(std::max<std::size_t>(round_positions, 1)),
-      builders_(devices.size()),
-      balancer_(devices.size()) {
+                                     int max_level)
+    : devices_(devices), group_(group), builders_(devices.size()), balancer_(devices.size()) {
   clf::for_each_device(devices, [&](std::size_t d, clf::Runtime& runtime) {
     builders_[d] = std::make_unique<GpuLevelBuilder>(runtime, max_level);
   });
 }
+
+int SplitLevelBuilder::rank_count() const { return several(group_) ? group_->size() : 1; }
+int SplitLevelBuilder::rank() const { return several(group_) ? group_->rank() : 0; }
 
 void SplitLevelBuilder::add_next(const cl_char* values) {
   std::vector<cl_char> received;
@@ -62,105 +76,89 @@ void SplitLevelBuilder::add_next(const cl_char* values) {
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->add_next(values); });
 }
 
-SplitLevelBuilder::Split SplitLevelBuilder::split_level(std::uint64_t count) const {
-  Split split;
-  split.ranks = several(group_) ? group_->size() : 1;
-  split.rank = several(group_) ? group_->rank() : 0;
-  split.by_rank = clf::split_by_rank(count, split.ranks, granularity_);
-  const clf::WorkRange mine = split.by_rank[static_cast<std::size_t>(split.rank)];
-  split.parts = balancer_.split(mine.size(), granularity_);
-  for (clf::WorkRange& part : split.parts) part = {part.begin + mine.begin, part.end + mine.begin};
-  split.shared = split.parts.size() > 1 || split.ranks > 1;
-  if (split.parts.size() > 1) {
-    std::size_t largest = 0;
-    for (const clf::WorkRange& part : split.parts) largest = std::max(largest, part.size());
-    split.rounds = std::clamp<std::size_t>(largest / round_positions_, 1, kMostRounds);
+SplitLevelBuilder::Shares SplitLevelBuilder::share_out(int level) const {
+  const std::vector<ClassPair> pairs = class_pairs(level);
+  // The processes get equal shares (every process deals the same); each process's devices get
+  // shares by their measured speeds.
+  const auto ranks = static_cast<std::size_t>(rank_count());
+  const std::vector<std::size_t> rank_of =
+      clf::deal_largest_first(pair_sizes(pairs), std::vector<double>(ranks, 1.0));
+  Shares shares;
+  shares.by_rank.resize(ranks);
+  std::vector<ClassPair> mine;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    for (const clf::WorkRange& run : pairs[p].ranges) shares.by_rank[rank_of[p]].push_back(run);
+    if (rank_of[p] == static_cast<std::size_t>(rank())) mine.push_back(pairs[p]);
   }
-  return split;
+  const std::vector<std::size_t> device_of = balancer_.deal(pair_sizes(mine));
+  shares.by_device.resize(devices_.size());
+  for (std::size_t p = 0; p < mine.size(); ++p) shares.by_device[device_of[p]].push_back(mine[p]);
+  return shares;
 }
 
 std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
-  const std::uint64_t count = kalah_endgame_level_size(levels());
-  const Split split = split_level(count);
-  std::vector<cl_char> values(count, 0);  // the level as every device started it
-  clf::for_each_device(devices_,
-                       [&](std::size_t d, clf::Runtime&) { builders_[d]->begin_level(); });
-  std::vector<double> seconds(split.parts.size(), 0);
-  int made = 0;
-  bool changed_anywhere = false;
-  do {
-    bool changed_here = false;
-    for (std::size_t round = 0; round < split.rounds; ++round) {
-      if (run_round(split, round, values, seconds)) changed_here = true;
-    }
-    ++made;
-    changed_anywhere = changed_here;
-    if (split.ranks > 1) {
-      std::vector<clf::WorkRange> remote;  // the other ranks' parts that changed
-      changed_anywhere = gather_ranks(split, changed_here, values, &remote);
-      clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
-        for (const clf::WorkRange& range : remote) builders_[d]->write_values(range, values.data());
-      });
-    }
-  } while (changed_anywhere);
-  if (passes != nullptr) *passes = made;
-
-  if (!split.shared) builders_.front()->read_values({0, count}, values.data());
+  const int n = levels();
+  const std::uint64_t count = kalah_endgame_level_size(n);
+  const Shares shares = share_out(n);
+  std::vector<int> device_passes(devices_.size(), 0);
+  std::vector<double> seconds(devices_.size(), 0);
+  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
+    const auto start = std::chrono::steady_clock::now();
+    builders_[d]->begin_level();
+    device_passes[d] = builders_[d]->build_pairs(shares.by_device[d]);
+    seconds[d] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  std::vector<cl_char> values(count, 0);
+  if (devices_.size() == 1 && rank_count() == 1) {
+    builders_.front()->read_values({0, count}, values.data());
+  } else {
+    exchange(shares, values);
+  }
   clf::for_each_device(devices_,
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->finish_level(); });
-  for (std::size_t d = 0; d < split.parts.size(); ++d) {
-    if (split.parts[d].size() < kMeasuredPositions) continue;
-    balancer_.record(d, split.parts[d].size() * static_cast<std::size_t>(made), seconds[d]);
+
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    std::size_t positions = 0;
+    for (const ClassPair& pair : shares.by_device[d]) positions += pair.positions;
+    if (positions >= kMeasuredPositions) balancer_.record(d, positions, seconds[d]);
   }
+  int most = *std::max_element(device_passes.begin(), device_passes.end());
+  if (several(group_)) {
+    const std::vector<std::uint8_t> by_rank =
+        gather_bytes(*group_, static_cast<std::uint8_t>(most));
+    most = *std::max_element(by_rank.begin(), by_rank.end());
+  }
+  if (passes != nullptr) *passes = most;
   return values;
 }
 
-bool SplitLevelBuilder::run_round(const Split& split, std::size_t round,
-                                  std::vector<cl_char>& values, std::vector<double>& seconds) {
-  const std::size_t devices = split.parts.size();
-  std::vector<clf::WorkRange> slices(devices);
-  for (std::size_t d = 0; d < devices; ++d) {
-    const clf::WorkRange part = split.parts[d];
-    slices[d] = {part.begin + part.size() * round / split.rounds,
-                 part.begin + part.size() * (round + 1) / split.rounds};
-  }
-  std::vector<PartChanges> changes(devices);
-  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
-    const auto start = std::chrono::steady_clock::now();
-    if (split.shared) {
-      builders_[d]->pass_and_read_changes(slices[d], values.data(), &changes[d]);
-    } else {
-      changes[d].any = builders_[d]->pass(slices[d]);
+void SplitLevelBuilder::exchange(const Shares& shares, std::vector<cl_char>& values) {
+  std::vector<std::vector<clf::WorkRange>> built(devices_.size());  // each device's runs
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    for (const ClassPair& pair : shares.by_device[d]) {
+      built[d].insert(built[d].end(), pair.ranges.begin(), pair.ranges.end());
     }
-    seconds[d] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
+    for (const clf::WorkRange& run : built[d]) builders_[d]->read_values(run, values.data());
   });
-  if (devices > 1) {
-    clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
-      for (std::size_t p = 0; p < devices; ++p) {
-        if (p != d) builders_[d]->write_changes(slices[p], changes[p], values.data());
+  if (several(group_)) {
+    // One gather per k: the k-th run of every process (an empty run where it has fewer).
+    std::size_t most_runs = 0;
+    for (const auto& runs : shares.by_rank) most_runs = std::max(most_runs, runs.size());
+    for (std::size_t k = 0; k < most_runs; ++k) {
+      std::vector<clf::WorkRange> kth;
+      for (const auto& runs : shares.by_rank) {
+        kth.push_back(k < runs.size() ? runs[k] : clf::WorkRange{values.size(), values.size()});
       }
-    });
+      group_->all_gather_ranges(reinterpret_cast<std::uint8_t*>(values.data()), kth);
+    }
   }
-  return std::any_of(changes.begin(), changes.end(),
-                     [](const PartChanges& part) { return part.any; });
-}
-
-bool SplitLevelBuilder::gather_ranks(const Split& split, bool changed_here,
-                                     std::vector<cl_char>& values,
-                                     std::vector<clf::WorkRange>* remote) const {
-  const std::vector<bool> rank_changed = gather_flags(*group_, changed_here);
-  bool changed_anywhere = false;
-  std::vector<clf::WorkRange> gathered = split.by_rank;  // empty for the ranks that changed none
-  for (int r = 0; r < split.ranks; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    if (!rank_changed[i]) gathered[i] = {split.by_rank[i].end, split.by_rank[i].end};
-    if (rank_changed[i]) changed_anywhere = true;
-    if (rank_changed[i] && r != split.rank) remote->push_back(split.by_rank[i]);
-  }
-  if (changed_anywhere) {
-    group_->all_gather_ranges(reinterpret_cast<std::uint8_t*>(values.data()), gathered);
-  }
-  return changed_anywhere;
+  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
+    for (const clf::WorkRange& run : complement(built[d], values.size())) {
+      builders_[d]->write_values(run, values.data());
+    }
+  });
 }
 
 }  // namespace mankalah::endgame
