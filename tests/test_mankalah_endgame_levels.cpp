@@ -227,7 +227,7 @@ TEST(MankalahEndgame, EachPairOfClassesBuildsAlone) {
   std::vector<cl_char> values(kalah_endgame_level_size(last));
   for (const auto& pair : pairs) {
     builder.begin_level();
-    EXPECT_GE(builder.build_pairs({pair}), 1);
+    EXPECT_GE(builder.build_pair(pair), 1);
     for (const clf::WorkRange& run : pair.ranges) {
       builder.read_values(run, values.data());
       for (std::size_t rank = run.begin; rank < run.end; ++rank) {

@@ -91,6 +91,26 @@ TEST(RaytracerSplit, PathImageIsTheOneDeviceImageWhileTheSplitMoves) {
   expect_split_matches_one_device("cornell", RenderMode::path);
 }
 
+// While a still view accumulates, a split that moves each share by at most 1/8 of its rows waits
+// (its accumulation would be copied between devices); a larger one moves, and a new view follows
+// the balancer at once.
+TEST(RaytracerSplit, SmallMovesWaitWhileAccumulating) {
+  raytracer::SplitRenderer split(two_devices(), raytracer::kReferenceBuildOptions);
+  split.set_scene(raytracer::open_scene("seed"));
+  RenderSettings settings = small_settings(RenderMode::whitted);
+  settings.height = 256;
+  const auto first_of_device_1 = [&](double share0, double share1, bool accumulate) {
+    force_speeds(split, share0, share1);
+    split.render(settings, accumulate);
+    return split.shares()[1].rows.begin;
+  };
+  EXPECT_EQ(first_of_device_1(1, 1, false), 128u);
+  EXPECT_EQ(first_of_device_1(17, 15, true), 128u);  // 136 would move 8 of 128 rows
+  EXPECT_EQ(first_of_device_1(3, 1, true), 192u);
+  EXPECT_EQ(first_of_device_1(1, 1, false), 128u);  // not accumulating: follows at once
+  EXPECT_EQ(first_of_device_1(17, 15, false), 136u);
+}
+
 TEST(RaytracerSplit, OneDeviceIsTheDeviceRenderer) {
   const raytracer::Scene scene = raytracer::open_scene("seed");
   std::vector<std::unique_ptr<clf::Runtime>> runtimes;

@@ -11,7 +11,8 @@
 // fixed point of "value = best over moves", which on an acyclic graph is unique: the level's
 // values. So the host repeats passes until one reports no change; the longest same-level path
 // (at most 5n moves: the potential lies in n..6n) bounds the passes. The same holds for each
-// pair of classes {a, n - a} alone, as their same-level children lie among themselves.
+// pair of classes {a, n - a} alone, as their same-level children lie among themselves: the host
+// passes over one pair at a time.
 #include "shared/mankalah/kalah_endgame.h"
 
 // The value of position `rank` of level `level` from its children as `values` holds them now.
@@ -33,17 +34,15 @@ char endgame_position_value(__global const char* lower, int level, ulong rank,
   return (char)best;
 }
 
-// `changed[flag]` is set when a value changes: the host gives each pair of classes its own flag,
-// so that a pair already final is not passed over again.
 __kernel void endgame_level_pass(__global const char* lower, int level, ulong first, uint count,
-                                 __global char* values, __global int* changed, uint flag) {
+                                 __global char* values, __global int* changed) {
   const uint id = get_global_id(0);
   if (id >= count) return;
   const ulong rank = first + id;
   const char best = endgame_position_value(lower, level, rank, values);
   if (values[rank] != best) {
     values[rank] = best;
-    changed[flag] = 1;
+    *changed = 1;
   }
 }
 

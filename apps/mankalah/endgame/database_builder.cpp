@@ -112,7 +112,7 @@ bool build_database(const DatabaseBuild& build,
     if (decided_by_root(build.group, kept.has_value())) {
       if (gpu) gpu->add_next(root ? kept->values() : nullptr);
       if (root) files.keep(std::move(*kept));
-      on_level(LevelDone{n, count, true, 0, 0, left, seconds_since(start), built_positions,
+      on_level(LevelDone{n, count, true, 0, 0, 0, left, seconds_since(start), built_positions,
                          built_seconds});
       continue;
     }
@@ -137,8 +137,9 @@ bool build_database(const DatabaseBuild& build,
     if (root) files.write(n, std::move(values));
     built_positions += count;
     built_seconds += seconds;
-    on_level(LevelDone{n, count, false, seconds, passes, left, seconds_since(start),
-                       built_positions, built_seconds});
+    const double exchange_seconds = gpu ? gpu->exchange_seconds() : 0;
+    on_level(LevelDone{n, count, false, seconds, passes, exchange_seconds, left,
+                       seconds_since(start), built_positions, built_seconds});
   }
   if (root) files.finish();
   return true;

@@ -36,6 +36,7 @@ struct LevelDone {
   bool kept;                      // a valid file was there already
   double seconds;                 // to build it (0 when kept)
   int passes;                     // device passes (gpu builder)
+  double exchange_seconds;        // of `seconds`, copying the level between devices/processes
   std::uint64_t positions_left;   // in the levels above it, up to max_stones
   double elapsed_seconds;         // since the build began
   std::uint64_t built_positions;  // in the levels built (not kept) so far, this one included

@@ -31,11 +31,15 @@ void print_level(const LevelDone& done, std::ostream& out) {
     return;
   }
   const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
-  const std::string passes = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
+  std::string details = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
   char line[160];
+  if (done.exchange_seconds > 0) {
+    std::snprintf(line, sizeof line, ", %.3f s of it exchanging", done.exchange_seconds);
+    details += line;
+  }
   std::snprintf(line, sizeof line, "level %d: %llu positions in %.3f s (%s positions/s%s)",
                 done.level, static_cast<unsigned long long>(done.positions), done.seconds,
-                rate_text(rate).c_str(), passes.c_str());
+                rate_text(rate).c_str(), details.c_str());
   out << line;
   if (const double left = seconds_left(done); left >= 0) {
     std::snprintf(line, sizeof line, ", about %.0f s left", left);

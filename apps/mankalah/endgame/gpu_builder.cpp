@@ -43,6 +43,7 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
       // One byte at least: an OpenCL buffer cannot be empty.
       lower_(runtime, std::max<std::uint64_t>(1, kalah_endgame_level_offset(max_level))),
       level_(runtime, 1),
+      changed_(runtime, 1),
       pass_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"), "endgame_level_pass"),
       store_(runtime, clf::kernel_source("kernels/mankalah/endgame_level.cl"),
              "endgame_store_level") {
@@ -54,8 +55,9 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
 
 std::vector<cl_char> GpuLevelBuilder::build_next(int* passes) {
   begin_level();
-  const int made = build_pairs(class_pairs(levels_));
-  if (passes != nullptr) *passes = made;
+  int most = 0;
+  for (const ClassPair& pair : class_pairs(levels_)) most = std::max(most, build_pair(pair));
+  if (passes != nullptr) *passes = most;
   const std::uint64_t count = kalah_endgame_level_size(levels_);
   std::vector<cl_char> values(count);
   read_values(clf::WorkRange{0, count}, values.data());
@@ -72,30 +74,18 @@ void GpuLevelBuilder::begin_level() {
   level_.fill_zero();
 }
 
-int GpuLevelBuilder::build_pairs(const std::vector<ClassPair>& pairs) {
-  // A flag per pair, set by the pass when it changes a value of the pair; a pair whose pass
-  // changed nothing is final (its children are final or in the pair) and is left alone.
-  clf::Buffer<cl_int> changed(runtime_, std::max<std::size_t>(pairs.size(), 1));
-  std::vector<std::size_t> open(pairs.size());
-  for (std::size_t p = 0; p < pairs.size(); ++p) open[p] = p;
+int GpuLevelBuilder::build_pair(const ClassPair& pair) {
   int passes = 0;
-  while (!open.empty()) {
+  do {
     ++passes;
-    std::vector<cl_int>& flags = changed.host_mutable();
-    std::fill(flags.begin(), flags.end(), 0);
-    for (std::size_t p : open) {
-      for (const clf::WorkRange& run : pairs[p].ranges) {
-        in_launches(run.begin, run.end, [&](std::uint64_t first, cl_uint chunk) {
-          pass_(clf::Range::linear(chunk), clf::read_only(lower_), cl_int(levels_), cl_ulong(first),
-                chunk, clf::read_write(level_), clf::read_write(changed), cl_uint(p));
-        });
-      }
+    changed_.host_mutable()[0] = 0;
+    for (const clf::WorkRange& run : pair.ranges) {
+      in_launches(run.begin, run.end, [&](std::uint64_t first, cl_uint chunk) {
+        pass_(clf::Range::linear(chunk), clf::read_only(lower_), cl_int(levels_), cl_ulong(first),
+              chunk, clf::read_write(level_), clf::read_write(changed_));
+      });
     }
-    const std::vector<cl_int>& result = changed.host();
-    open.erase(
-        std::remove_if(open.begin(), open.end(), [&](std::size_t p) { return result[p] == 0; }),
-        open.end());
-  }
+  } while (changed_.host()[0] != 0);
   return passes;
 }
 

@@ -33,12 +33,12 @@ class GpuLevelBuilder {
   void add_next(const cl_char* values);
 
   // The next level built in parts, for a level shared with other devices or processes:
-  // begin_level() (all values zero), build_pairs() for this device's pairs, the rest of the
-  // level copied in (write_values), then finish_level() once this device holds the whole level.
+  // begin_level() (all values zero), build_pair() for the pairs this device takes, the rest of
+  // the level copied in (write_values), then finish_level() once this device holds it all.
   void begin_level();
-  // Passes over each pair until one changes none of its values; returns the passes of the pair
-  // that needed most (the last, which changed nothing, counted).
-  int build_pairs(const std::vector<ClassPair>& pairs);
+  // Passes over the pair until one changes none of its values; returns the passes (the last,
+  // which changed nothing, counted).
+  int build_pair(const ClassPair& pair);
   void read_values(clf::WorkRange part, cl_char* level_values) const;
   void write_values(clf::WorkRange part, const cl_char* level_values);
   void finish_level();
@@ -51,6 +51,7 @@ class GpuLevelBuilder {
   int levels_ = 0;
   clf::DeviceBuffer<cl_char> lower_;
   clf::DeviceBuffer<cl_char> level_;  // the level being built
+  clf::Buffer<cl_int> changed_;       // set by a pass that changed a value
   clf::CLKernel pass_;
   clf::CLKernel store_;
 };

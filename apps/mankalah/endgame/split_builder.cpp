@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <future>
 
 namespace mankalah::endgame {
 
 namespace {
-
-// A device's timing teaches the balancer only when its share is this large: on smaller ones the
-// time is mostly launches, and a device given a share too small would stay unmeasured.
-constexpr std::size_t kMeasuredPositions = std::size_t{1} << 20;
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
 
@@ -49,7 +46,7 @@ std::vector<clf::WorkRange> complement(std::vector<clf::WorkRange> owned, std::s
 
 SplitLevelBuilder::SplitLevelBuilder(const clf::DeviceSet& devices, const clf::ProcessGroup* group,
                                      int max_level)
-    : devices_(devices), group_(group), builders_(devices.size()), balancer_(devices.size()) {
+    : devices_(devices), group_(group), builders_(devices.size()) {
   clf::for_each_device(devices, [&](std::size_t d, clf::Runtime& runtime) {
     builders_[d] = std::make_unique<GpuLevelBuilder>(runtime, max_level);
   });
@@ -77,22 +74,20 @@ void SplitLevelBuilder::add_next(const cl_char* values) {
 }
 
 SplitLevelBuilder::Shares SplitLevelBuilder::share_out(int level) const {
-  const std::vector<ClassPair> pairs = class_pairs(level);
-  // The processes get equal shares (every process deals the same); each process's devices get
-  // shares by their measured speeds.
+  std::vector<ClassPair> pairs = class_pairs(level);
+  std::stable_sort(pairs.begin(), pairs.end(), [](const ClassPair& a, const ClassPair& b) {
+    return a.positions > b.positions;
+  });
+  // Every process deals the same.
   const auto ranks = static_cast<std::size_t>(rank_count());
   const std::vector<std::size_t> rank_of =
       clf::deal_largest_first(pair_sizes(pairs), std::vector<double>(ranks, 1.0));
   Shares shares;
   shares.by_rank.resize(ranks);
-  std::vector<ClassPair> mine;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     for (const clf::WorkRange& run : pairs[p].ranges) shares.by_rank[rank_of[p]].push_back(run);
-    if (rank_of[p] == static_cast<std::size_t>(rank())) mine.push_back(pairs[p]);
+    if (rank_of[p] == static_cast<std::size_t>(rank())) shares.mine.push_back(pairs[p]);
   }
-  const std::vector<std::size_t> device_of = balancer_.deal(pair_sizes(mine));
-  shares.by_device.resize(devices_.size());
-  for (std::size_t p = 0; p < mine.size(); ++p) shares.by_device[device_of[p]].push_back(mine[p]);
   return shares;
 }
 
@@ -100,28 +95,37 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
   const int n = levels();
   const std::uint64_t count = kalah_endgame_level_size(n);
   const Shares shares = share_out(n);
+  // The host copy's zeroing (a core's second per gigabyte) overlaps the first pairs' build.
+  std::vector<cl_char> values;
+  const std::shared_future<void> zeroed =
+      std::async(std::launch::async, [&values, count] { values.assign(count, 0); }).share();
+  clf::for_each_device(devices_,
+                       [&](std::size_t d, clf::Runtime&) { builders_[d]->begin_level(); });
+  // Each pair is read back as soon as it is built, while other devices still build theirs.
+  std::vector<std::vector<clf::WorkRange>> built(devices_.size());  // each device's runs
   std::vector<int> device_passes(devices_.size(), 0);
-  std::vector<double> seconds(devices_.size(), 0);
-  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
+  clf::for_each_chunk(devices_, shares.mine.size(), 1,
+                      [&](std::size_t d, clf::Runtime&, clf::WorkRange next) {
+                        const ClassPair& pair = shares.mine[next.begin];
+                        const int made = builders_[d]->build_pair(pair);
+                        device_passes[d] = std::max(device_passes[d], made);
+                        zeroed.wait();
+                        for (const clf::WorkRange& run : pair.ranges) {
+                          builders_[d]->read_values(run, values.data());
+                          built[d].push_back(run);
+                        }
+                      });
+  zeroed.wait();
+  exchange_seconds_ = 0;
+  if (devices_.size() > 1 || rank_count() > 1) {
     const auto start = std::chrono::steady_clock::now();
-    builders_[d]->begin_level();
-    device_passes[d] = builders_[d]->build_pairs(shares.by_device[d]);
-    seconds[d] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  });
-  std::vector<cl_char> values(count, 0);
-  if (devices_.size() == 1 && rank_count() == 1) {
-    builders_.front()->read_values({0, count}, values.data());
-  } else {
-    exchange(shares, values);
+    exchange(shares, built, values);
+    exchange_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   clf::for_each_device(devices_,
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->finish_level(); });
 
-  for (std::size_t d = 0; d < devices_.size(); ++d) {
-    std::size_t positions = 0;
-    for (const ClassPair& pair : shares.by_device[d]) positions += pair.positions;
-    if (positions >= kMeasuredPositions) balancer_.record(d, positions, seconds[d]);
-  }
   int most = *std::max_element(device_passes.begin(), device_passes.end());
   if (several(group_)) {
     const std::vector<std::uint8_t> by_rank =
@@ -132,16 +136,9 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
   return values;
 }
 
-void SplitLevelBuilder::exchange(const Shares& shares, std::vector<cl_char>& values) {
-  std::vector<std::vector<clf::WorkRange>> built(devices_.size());  // each device's runs
-  for (std::size_t d = 0; d < devices_.size(); ++d) {
-    for (const ClassPair& pair : shares.by_device[d]) {
-      built[d].insert(built[d].end(), pair.ranges.begin(), pair.ranges.end());
-    }
-  }
-  clf::for_each_device(devices_, [&](std::size_t d, clf::Runtime&) {
-    for (const clf::WorkRange& run : built[d]) builders_[d]->read_values(run, values.data());
-  });
+void SplitLevelBuilder::exchange(const Shares& shares,
+                                 const std::vector<std::vector<clf::WorkRange>>& built,
+                                 std::vector<cl_char>& values) {
   if (several(group_)) {
     // One gather per k: the k-th run of every process (an empty run where it has fewer).
     std::size_t most_runs = 0;

@@ -1,11 +1,12 @@
 // Builds endgame database levels with each level split across the devices of a set and the
 // processes of a group (MPI ranks). A level falls apart into pairs of classes whose same-level
 // moves stay inside the pair (shared/mankalah/kalah_endgame.h): the pairs are dealt out to the
-// processes, then to each process's devices by measured speed, every device builds its pairs
-// to their fixed point without hearing from the others, and the level is then exchanged once so
-// that every device holds all of it for the levels above. The values are the unique fixed point
-// whatever the split, so they equal the one-device build's byte for byte. With one device and one
-// process this is the one-device build exactly.
+// processes (largest first, equal shares), each process's devices take its pairs largest first
+// as they come free (so a faster device, or one given cheaper pairs, takes more), every device
+// builds its pairs to their fixed point without hearing from the others, and the level is then
+// exchanged once so that every device holds all of it for the levels above. The values are the
+// unique fixed point whatever the split, so they equal the one-device build's byte for byte. With
+// one device and one process this is the one-device build exactly.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ class SplitLevelBuilder {
   // gets the whole level. `passes`: the passes of the pair that needed most (the same in every
   // process).
   std::vector<cl_char> build_next(int* passes = nullptr);
+  // Seconds of the last build_next spent copying the level between devices and processes (0
+  // when one device built it all).
+  double exchange_seconds() const { return exchange_seconds_; }
   // The next level given: `values` on process 0 (a file's values), ignored elsewhere (null);
   // every process calls it at once.
   void add_next(const cl_char* values);
@@ -36,18 +40,20 @@ class SplitLevelBuilder {
   // Who builds which pairs of a level.
   struct Shares {
     std::vector<std::vector<clf::WorkRange>> by_rank;  // the runs of ranks each process builds
-    std::vector<std::vector<ClassPair>> by_device;     // this process's pairs, per device
+    std::vector<ClassPair> mine;                       // this process's pairs, largest first
   };
   Shares share_out(int level) const;
-  // Every device and process gets the runs the others built: `values` ends whole everywhere.
-  void exchange(const Shares& shares, std::vector<cl_char>& values);
+  // Every device and process gets the runs the others built (`built`: each device's, already in
+  // `values`): `values` ends whole everywhere.
+  void exchange(const Shares& shares, const std::vector<std::vector<clf::WorkRange>>& built,
+                std::vector<cl_char>& values);
   int rank_count() const;
   int rank() const;
 
   const clf::DeviceSet& devices_;
   const clf::ProcessGroup* group_;
   std::vector<std::unique_ptr<GpuLevelBuilder>> builders_;  // one per device
-  clf::SpeedBalancer balancer_;
+  double exchange_seconds_ = 0;
 };
 
 }  // namespace mankalah::endgame
