@@ -108,6 +108,47 @@ TEST(MankalahEndgame, ClassesAreRunsOfRanks) {
   EXPECT_EQ(kalah_endgame_class_of(42, kalah_endgame_class_offset(42, 21) - 1), 20);
 }
 
+// The device ranks as the host does, also past 2^31 and 2^32 (levels 29 on have more positions
+// than a 32-bit signed index holds, 31 on more than an unsigned one).
+TEST(MankalahEndgame, DeviceRanksEqualHostRanksInLargeLevels) {
+  clf::CLFunction<cl_ulong(cl_int, cl_ulong)> rank_of_unranked(
+      clf_test::runtime(), clf::inline_source("endgame_rank_round_trip", R"(
+#include "shared/mankalah/kalah_endgame.h"
+ulong endgame_rank_round_trip(int n, ulong rank) {
+  const KalahBoard board = kalah_endgame_unrank(n, rank);
+  ulong packed = 0;  // the 12 pits, 5 bits each (at most 31 stones in one pit here)
+  for (int i = 0; i < KALAH_PITS; ++i) {
+    packed = packed << 5 | board.cells[i];
+    packed = packed << 5 | board.cells[KALAH_PITS + 1 + i];
+  }
+  return kalah_endgame_rank(&board) == rank ? packed : ~(ulong)0;
+}
+)"),
+      "endgame_rank_round_trip");
+  std::mt19937_64 random(3);
+  for (int n : {28, 29, 30, 31, 42}) {
+    const cl_ulong size = kalah_endgame_level_size(n);
+    std::vector<cl_ulong> ranks = {0, size - 1, size / 2};
+    for (cl_ulong edge : {cl_ulong{1} << 31, cl_ulong{1} << 32}) {
+      if (edge + 1 < size) ranks.insert(ranks.end(), {edge - 1, edge, edge + 1});
+    }
+    for (int a = 0; a <= n; ++a) ranks.push_back(kalah_endgame_class_offset(n, a));
+    for (int i = 0; i < 50; ++i) ranks.push_back(random() % size);
+    for (cl_ulong rank : ranks) {
+      const KalahBoard board = kalah_endgame_unrank(n, rank);
+      bool fits = true;
+      cl_ulong packed = 0;
+      for (int i = 0; i < KALAH_PITS; ++i) {
+        fits = fits && board.cells[i] < 32 && board.cells[KALAH_PITS + 1 + i] < 32;
+        packed = packed << 5 | board.cells[i];
+        packed = packed << 5 | board.cells[KALAH_PITS + 1 + i];
+      }
+      if (!fits) continue;
+      ASSERT_EQ(rank_of_unranked(n, rank), packed) << "level " << n << " rank " << rank;
+    }
+  }
+}
+
 // The proof that a level can be built: a move that keeps every stone on the board passes the
 // turn and lowers the potential; and why it can be split: that move's child is in the partner
 // class (the mover row's stones become the opponent's).
