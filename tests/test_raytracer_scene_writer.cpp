@@ -1,6 +1,7 @@
 // Scene files written by the window's "Save scene" (apps/raytracer/scene_json_writer): every
 // field a scene holds survives writing and reading back, model files stay references, scenes a
-// file cannot hold are refused by name, and the file appears whole (written atomically).
+// file cannot hold are refused by name, the file appears whole (written atomically), and it
+// carries a version and a checksum that refuse a damaged or newer file.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -156,6 +157,39 @@ TEST(RaytracerSceneWriter, GeneratedMeshesAreRefusedByName) {
   EXPECT_CLF_ERROR(save_scene_file(builtin_scene("cornell"), (dir / "c.json").string()), "cornell",
                    "generated");
   EXPECT_TRUE(std::filesystem::is_empty(dir)) << "nothing written, not even a temporary file";
+}
+
+// A saved scene names its format version and a checksum; a changed value is refused naming the
+// checksum, and loads again once the checksum line is gone (as when a person edits the file);
+// another version is refused naming it.
+TEST(RaytracerSceneWriter, VersionAndChecksumRefuseDamage) {
+  const auto dir = scratch_directory("writer_checksum");
+  const std::string path = (dir / "seed.json").string();
+  save_scene_file(builtin_scene("seed"), path);
+  const std::string saved = read_text(path);
+  ASSERT_NE(saved.find("\"version\": 1"), std::string::npos) << saved.substr(0, 200);
+  const std::size_t checksum_at = saved.find("\"checksum\": \"");
+  ASSERT_NE(checksum_at, std::string::npos);
+  const auto write = [&](const std::string& text) { std::ofstream(path, std::ios::trunc) << text; };
+
+  std::string damaged = saved;
+  const std::size_t radius = damaged.find("\"radius\": ") + 10;
+  damaged[radius] = damaged[radius] == '1' ? '2' : '1';  // a digit of the first radius
+  write(damaged);
+  EXPECT_CLF_ERROR(load_scene_file(path), path.c_str(), "checksum", "damaged");
+
+  // The checksum's line removed (with the comma before it): loads, every field checked.
+  std::string edited = damaged;
+  const std::size_t comma = edited.rfind(',', checksum_at);
+  const std::size_t line_end = edited.find('\n', checksum_at);
+  edited.erase(comma, line_end - comma);
+  write(edited);
+  EXPECT_EQ(load_scene_file(path).spheres.size(), builtin_scene("seed").spheres.size());
+
+  std::string newer = saved;
+  newer.replace(newer.find("\"version\": 1"), 12, "\"version\": 2");
+  write(newer);
+  EXPECT_CLF_ERROR(load_scene_file(path), path.c_str(), "version", "got number 2");
 }
 
 TEST(RaytracerSceneWriter, WritesAtomically) {

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "apps/raytracer/scene.hpp"
+#include "apps/raytracer/scene_file_format.hpp"
+#include "framework/checksum.hpp"
 #include "framework/error.hpp"
 
 namespace raytracer {
@@ -129,12 +131,31 @@ class SceneReader {
     return out;
   }
 
+  // A version other than this program's, or a checksum that does not match, is refused.
+  void check_seal(const json& root) const {
+    if (const auto it = root.find("version"); it != root.end()) {
+      if (!it->is_number_integer() || it->get<int>() != kSceneFileVersion) {
+        fail("version", "this program reads scene files of version " +
+                            std::to_string(kSceneFileVersion) + ", got " + describe(*it));
+      }
+    }
+    if (const auto it = root.find("checksum"); it != root.end()) {
+      if (!it->is_string()) fail("checksum", "expected a string, got " + describe(*it));
+      if (it->get<std::string>() != scene_file_checksum(root)) {
+        fail("checksum",
+             "does not match the file's contents: it is damaged, or was edited by hand (remove "
+             "the checksum field to load an edited scene)");
+      }
+    }
+  }
+
   Scene read(const json& root) const {
     Scene scene;
     scene.name = file_;
-    expect_object(
-        root, "",
-        {"size", "background", "camera", "materials", "spheres", "planes", "lights", "meshes"});
+    expect_object(root, "",
+                  {"version", "size", "background", "camera", "materials", "spheres", "planes",
+                   "lights", "meshes", "checksum"});
+    check_seal(root);
     if (const auto it = root.find("size"); it != root.end()) {
       if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() ||
           !(*it)[1].is_number_integer()) {
@@ -287,6 +308,12 @@ class SceneReader {
 };
 
 }  // namespace
+
+std::string scene_file_checksum(const json& root) {
+  json rest = root;
+  rest.erase("checksum");
+  return clf::checksum_hex(clf::checksum64(rest.dump()));
+}
 
 Scene parse_scene_json(const std::string& text, const std::string& file_name) {
   json root;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "apps/raytracer/scene_file_format.hpp"
 #include "framework/atomic_file.hpp"
 #include "framework/error.hpp"
 
@@ -153,7 +154,8 @@ json scene_to_json(const Scene& scene, const std::string& file) {
                      "': its meshes are generated, not read from model files, so a scene file "
                      "cannot name them");
   }
-  json root = {{"size", {scene.width, scene.height}},
+  json root = {{"version", kSceneFileVersion},
+               {"size", {scene.width, scene.height}},
                {"background", vec3(scene.background)},
                {"camera", camera_to_json(scene.camera)}};
   json materials = json::array();
@@ -185,6 +187,7 @@ json scene_to_json(const Scene& scene, const std::string& file) {
       meshes.push_back(mesh_to_json(reference, file));
   }
   if (!meshes.empty()) root["meshes"] = meshes;
+  root["checksum"] = scene_file_checksum(nlohmann::json::parse(root.dump()));
   return root;
 }
 

@@ -1,7 +1,7 @@
-// Scenes written as the JSON scene files parse_scene_json reads (format: docs/raytracer.md): size,
-// background, camera, the scene's own materials, spheres, planes, lights, and the model files it
-// places, named by path with their placements (never their triangles; their materials and
-// textures stay the models').
+// Scenes written as the JSON scene files parse_scene_json reads (format: docs/raytracer.md): the
+// format version, size, background, camera, the scene's own materials, spheres, planes, lights,
+// the model files it places, named by path with their placements (never their triangles; their
+// materials and textures stay the models'), and a checksum of all that (scene_file_format.hpp).
 #pragma once
 
 #include <string>

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -12,6 +11,7 @@
 #include <ostream>
 
 #include "framework/atomic_file.hpp"
+#include "framework/checksum.hpp"
 #include "framework/error.hpp"
 
 namespace mankalah::endgame {
@@ -41,8 +41,6 @@ std::string system_error() { return std::strerror(errno); }
 
 }  // namespace
 
-std::uint64_t checksum64(const void* data, std::size_t bytes) { return XXH3_64bits(data, bytes); }
-
 std::filesystem::path level_path(const std::filesystem::path& dir, int level) {
   char name[32];
   std::snprintf(name, sizeof name, "level-%02d.kdb", level);
@@ -66,7 +64,7 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
   header.rules = kRulesId;
   header.level = static_cast<std::uint32_t>(level);
   header.count = values.size();
-  header.checksum = checksum64(values.data(), values.size());
+  header.checksum = clf::checksum64(values.data(), values.size());
   std::memcpy(header_bytes, &header, sizeof header);
 
   write_atomically(path, {{header_bytes, sizeof header_bytes}, {values.data(), values.size()}});
@@ -131,7 +129,7 @@ LevelFile LevelFile::open(const std::filesystem::path& path, int level) {
   }
   const cl_char* values =
       reinterpret_cast<const cl_char*>(static_cast<const unsigned char*>(mapping) + kHeaderBytes);
-  if (checksum64(values, count) != header.checksum) {
+  if (clf::checksum64(values, count) != header.checksum) {
     fail(path, "checksum mismatch: the values are damaged (rebuild it with `db build`)");
   }
   file.level_ = level;

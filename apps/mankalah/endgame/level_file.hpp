@@ -31,10 +31,6 @@ constexpr std::uint32_t kLevelFormatVersion = 2;
 // those rules change, so that files built under other rules are refused.
 constexpr std::uint32_t kRulesId = 0x4B363101;
 
-// xxHash's XXH3, 64 bits: catches damaged and truncated payloads (not an adversary) at memory
-// speed, so that opening gigabytes of levels costs little.
-std::uint64_t checksum64(const void* data, std::size_t bytes);
-
 // "<dir>/level-NN.kdb".
 std::filesystem::path level_path(const std::filesystem::path& dir, int level);
 

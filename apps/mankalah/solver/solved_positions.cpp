@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "framework/checksum.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::solver {
@@ -84,7 +85,7 @@ SolvedPositions SolvedPositions::load(const std::filesystem::path& path) {
                    std::to_string(header.count) + " positions");
   }
   const char* payload = bytes.data() + kHeaderBytes;
-  if (endgame::checksum64(payload, header.count * sizeof(Entry)) != header.checksum) {
+  if (clf::checksum64(payload, header.count * sizeof(Entry)) != header.checksum) {
     fail(path, "checksum mismatch: the entries are damaged");
   }
   for (std::uint64_t i = 0; i < header.count; ++i) {
@@ -125,7 +126,7 @@ void SolvedPositions::save(const std::filesystem::path& path) {
   header.version = kFormatVersion;
   header.rules = endgame::kRulesId;
   header.count = entries.size();
-  header.checksum = endgame::checksum64(entries.data(), entries.size() * sizeof(Entry));
+  header.checksum = clf::checksum64(entries.data(), entries.size() * sizeof(Entry));
   unsigned char header_bytes[kHeaderBytes] = {};
   std::memcpy(header_bytes, &header, sizeof header);
   std::error_code error;
