@@ -1,5 +1,6 @@
 #include "apps/mankalah/endgame/database_builder.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -112,7 +113,7 @@ bool build_database(const DatabaseBuild& build,
     if (decided_by_root(build.group, kept.has_value())) {
       if (gpu) gpu->add_next(root ? kept->values() : nullptr);
       if (root) files.keep(std::move(*kept));
-      on_level(LevelDone{n, count, true, 0, 0, 0, left, seconds_since(start), built_positions,
+      on_level(LevelDone{n, count, true, 0, 0, 0, 0, 0, left, seconds_since(start), built_positions,
                          built_seconds});
       continue;
     }
@@ -137,9 +138,25 @@ bool build_database(const DatabaseBuild& build,
     if (root) files.write(n, std::move(values));
     built_positions += count;
     built_seconds += seconds;
-    const double exchange_seconds = gpu ? gpu->exchange_seconds() : 0;
-    on_level(LevelDone{n, count, false, seconds, passes, exchange_seconds, left,
-                       seconds_since(start), built_positions, built_seconds});
+    LevelDone done{n,
+                   count,
+                   false,
+                   seconds,
+                   passes,
+                   0,
+                   0,
+                   0,
+                   left,
+                   seconds_since(start),
+                   built_positions,
+                   built_seconds};
+    if (gpu && gpu->last_times().device_seconds.size() > 1) {
+      const std::vector<double>& busy = gpu->last_times().device_seconds;
+      done.least_busy_seconds = *std::min_element(busy.begin(), busy.end());
+      done.most_busy_seconds = *std::max_element(busy.begin(), busy.end());
+    }
+    if (gpu) done.exchange_seconds = gpu->last_times().exchange_seconds;
+    on_level(done);
   }
   if (root) files.finish();
   return true;

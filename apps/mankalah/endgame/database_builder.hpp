@@ -37,6 +37,8 @@ struct LevelDone {
   double seconds;                 // to build it (0 when kept)
   int passes;                     // device passes (gpu builder)
   double exchange_seconds;        // of `seconds`, copying the level between devices/processes
+  double least_busy_seconds;      // the device (of this process) busy least building its share
+  double most_busy_seconds;       // and the one busy most (both 0 with one device)
   std::uint64_t positions_left;   // in the levels above it, up to max_stones
   double elapsed_seconds;         // since the build began
   std::uint64_t built_positions;  // in the levels built (not kept) so far, this one included

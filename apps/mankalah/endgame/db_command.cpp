@@ -32,9 +32,14 @@ void print_level(const LevelDone& done, std::ostream& out) {
   }
   const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
   std::string details = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
-  char line[160];
+  char line[256];
+  if (done.most_busy_seconds > 0) {
+    std::snprintf(line, sizeof line, ", devices busy %.3f-%.3f s", done.least_busy_seconds,
+                  done.most_busy_seconds);
+    details += line;
+  }
   if (done.exchange_seconds > 0) {
-    std::snprintf(line, sizeof line, ", %.3f s of it exchanging", done.exchange_seconds);
+    std::snprintf(line, sizeof line, ", %.3f s exchanging", done.exchange_seconds);
     details += line;
   }
   std::snprintf(line, sizeof line, "level %d: %llu positions in %.3f s (%s positions/s%s)",

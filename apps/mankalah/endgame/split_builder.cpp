@@ -11,6 +11,10 @@ namespace {
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Each rank's byte, on every rank.
 std::vector<std::uint8_t> gather_bytes(const clf::ProcessGroup& group, std::uint8_t mine) {
   const auto ranks = static_cast<std::size_t>(group.size());
@@ -104,8 +108,10 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
   // Each pair is read back as soon as it is built, while other devices still build theirs.
   std::vector<std::vector<clf::WorkRange>> built(devices_.size());  // each device's runs
   std::vector<int> device_passes(devices_.size(), 0);
+  times_ = Times{std::vector<double>(devices_.size(), 0), 0};
   clf::for_each_chunk(devices_, shares.mine.size(), 1,
                       [&](std::size_t d, clf::Runtime&, clf::WorkRange next) {
+                        const auto start = std::chrono::steady_clock::now();
                         const ClassPair& pair = shares.mine[next.begin];
                         const int made = builders_[d]->build_pair(pair);
                         device_passes[d] = std::max(device_passes[d], made);
@@ -114,14 +120,13 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
                           builders_[d]->read_values(run, values.data());
                           built[d].push_back(run);
                         }
+                        times_.device_seconds[d] += seconds_since(start);
                       });
   zeroed.wait();
-  exchange_seconds_ = 0;
   if (devices_.size() > 1 || rank_count() > 1) {
     const auto start = std::chrono::steady_clock::now();
     exchange(shares, built, values);
-    exchange_seconds_ =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    times_.exchange_seconds = seconds_since(start);
   }
   clf::for_each_device(devices_,
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->finish_level(); });

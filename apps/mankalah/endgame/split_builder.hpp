@@ -29,9 +29,13 @@ class SplitLevelBuilder {
   // gets the whole level. `passes`: the passes of the pair that needed most (the same in every
   // process).
   std::vector<cl_char> build_next(int* passes = nullptr);
-  // Seconds of the last build_next spent copying the level between devices and processes (0
-  // when one device built it all).
-  double exchange_seconds() const { return exchange_seconds_; }
+  // Where the last build_next's time went, to tell an uneven split (devices busy for unequal
+  // times) from a slow exchange or from devices that each build slower beside the others.
+  struct Times {
+    std::vector<double> device_seconds;  // each device building and reading back its pairs
+    double exchange_seconds = 0;         // copying the level between devices and processes
+  };
+  const Times& last_times() const { return times_; }
   // The next level given: `values` on process 0 (a file's values), ignored elsewhere (null);
   // every process calls it at once.
   void add_next(const cl_char* values);
@@ -53,7 +57,7 @@ class SplitLevelBuilder {
   const clf::DeviceSet& devices_;
   const clf::ProcessGroup* group_;
   std::vector<std::unique_ptr<GpuLevelBuilder>> builders_;  // one per device
-  double exchange_seconds_ = 0;
+  Times times_;
 };
 
 }  // namespace mankalah::endgame
