@@ -101,6 +101,11 @@ std::vector<Event> Runtime::stop_recording() {
   return std::move(recorded_);
 }
 
+double Runtime::span_ms(const std::vector<Event>& events, double wall_ms) const {
+  if (!profiling_ || events.empty()) return wall_ms;
+  return static_cast<double>(events.back().end_ns() - events.front().start_ns()) * 1e-6;
+}
+
 void Runtime::record(const Event& event) {
   std::lock_guard<std::mutex> lock(recording_mutex_);
   if (recording_) recorded_.push_back(event);

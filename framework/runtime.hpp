@@ -71,6 +71,10 @@ class Runtime {
   void start_recording();
   std::vector<Event> stop_recording();
   void record(const Event& event);
+  // Milliseconds from the first of `events` starting to the last one ending (device clock) when
+  // this runtime profiles and there are events; otherwise `wall_ms`, what the host measured
+  // around them.
+  double span_ms(const std::vector<Event>& events, double wall_ms) const;
 
  private:
   void create_context_and_queue();

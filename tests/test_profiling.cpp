@@ -34,6 +34,7 @@ TEST(Profiling, WithoutProfilingTimestampsSayHowToTurnItOn) {
   clf::DeviceBuffer<float> data(plain, 64);
   const clf::Event event = busy(clf::Range::linear(64), data, cl_uint{64});
   EXPECT_CLF_ERROR(event.duration_ms(), "CL_PROFILE=1");
+  EXPECT_EQ(plain.span_ms({event}, 7.0), 7.0);  // the host's measure instead
 }
 
 TEST(Profiling, EnvironmentSwitchTurnsProfilingOn) {
@@ -55,6 +56,14 @@ TEST(Profiling, RecordingCollectsEveryLaunch) {
   busy(clf::Range::linear(1024), data, cl_uint{1024});  // after: not recorded
   ASSERT_EQ(events.size(), 3U);
   EXPECT_LE(events.front().start_ns(), events.back().end_ns());
+  // The span of the three on the device clock, not the wall time given for runtimes that do not
+  // profile (nor for no events).
+  const double span = runtime.span_ms(events, 1e9);
+  EXPECT_GE(span, 0.0);
+  EXPECT_LT(span, 1e9);
+  EXPECT_NEAR(span, static_cast<double>(events.back().end_ns() - events.front().start_ns()) * 1e-6,
+              1e-9);
+  EXPECT_EQ(runtime.span_ms({}, 7.0), 7.0);
 }
 
 }  // namespace

@@ -74,9 +74,7 @@ SahBvh DeviceMeshBvhBuilder::build(const std::vector<Box>& boxes) {
   const std::vector<clf::Event> events = runtime_.stop_recording();
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  device_ms_ = runtime_.profiling() && !events.empty()
-                   ? static_cast<double>(events.back().end_ns() - events.front().start_ns()) * 1e-6
-                   : wall_ms;
+  device_ms_ = runtime_.span_ms(events, wall_ms);
 
   SahBvh bvh;
   bvh.nodes = nodes.read();

@@ -122,11 +122,6 @@ void DeviceRenderer::set_background(Vec3 background) {
   frame_index_ = 0;
 }
 
-double DeviceRenderer::elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const {
-  if (!runtime_.profiling() || events.empty()) return wall_ms;
-  return static_cast<double>(events.back().end_ns() - events.front().start_ns()) * 1e-6;
-}
-
 double DeviceRenderer::build_bvh() {
   if (bvh_current_ || !spheres_) return 0;
   const cl_uint n = static_cast<cl_uint>(scene_.spheres.size());
@@ -150,7 +145,7 @@ double DeviceRenderer::build_bvh() {
   runtime_.finish();
   const std::vector<clf::Event> events = runtime_.stop_recording();
   bvh_current_ = true;
-  return elapsed_ms(events, since_ms(start));
+  return runtime_.span_ms(events, since_ms(start));
 }
 
 std::vector<RtBvhNode> DeviceRenderer::read_bvh() {

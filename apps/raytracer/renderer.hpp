@@ -110,7 +110,6 @@ class DeviceRenderer {
  private:
   template <typename T>
   static std::vector<T> non_empty(const std::vector<T>& values);
-  double elapsed_ms(const std::vector<clf::Event>& events, double wall_ms) const;
   // The render kernel over `rows`, the rows read back into `image`, the rays counted.
   void trace_rows(const RenderSettings& settings, clf::WorkRange rows, cl_uint* image,
                   FrameTimings& timings);

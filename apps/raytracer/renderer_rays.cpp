@@ -53,7 +53,7 @@ std::vector<double> DeviceRenderer::trace_rays(const RayBatch& batch, int repeat
     event.wait();
     const double wall_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    milliseconds.push_back(elapsed_ms({event}, wall_ms));
+    milliseconds.push_back(runtime_.span_ms({event}, wall_ms));
   }
   results->hits = occlusion ? std::vector<RtHit>{} : hits.host();
   results->occluded = occlusion ? occluded.host() : std::vector<cl_uint>{};
