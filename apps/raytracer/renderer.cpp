@@ -73,7 +73,13 @@ void DeviceRenderer::set_scene(const Scene& scene) {
   }
   const auto start = std::chrono::steady_clock::now();
   const MeshGeometry geometry = build_mesh_geometry(scene, build_mesh_bvh);
-  mesh_build_ms_ = since_ms(start);
+  const double build_ms = since_ms(start);
+  set_scene(scene, geometry);
+  mesh_build_ms_ = build_ms;
+}
+
+void DeviceRenderer::set_scene(const Scene& scene, const MeshGeometry& geometry) {
+  mesh_build_ms_ = 0;
   emitter_list_ = build_emitters(scene);
   emitters_ = std::make_unique<clf::Buffer<RtEmitter>>(runtime_, non_empty(emitter_list_.emitters));
   scene_ = scene;

@@ -53,6 +53,9 @@ class DeviceRenderer {
   // stale. The mesh BVHs are built here (apps/raytracer/mesh_geometry.hpp) by the chosen
   // builder; a scene they reject throws clf::Error and leaves the renderer's scene as it was.
   void set_scene(const Scene& scene);
+  // The same with the mesh geometry already built from `scene` (build_mesh_geometry, as the CPU
+  // reference's HostScene holds it), so that a caller holding both builds it once.
+  void set_scene(const Scene& scene, const MeshGeometry& geometry);
   // How the next set_scene builds the mesh BVHs (the host's binned SAH unless changed).
   void set_mesh_bvh_builder(MeshBvhBuilder builder) { mesh_bvh_builder_ = builder; }
   MeshBvhBuilder mesh_bvh_builder() const { return mesh_bvh_builder_; }
