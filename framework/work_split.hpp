@@ -43,9 +43,6 @@ class SpeedBalancer {
   void record(std::size_t device, std::size_t items, double seconds);
   const std::vector<double>& speeds() const { return speeds_; }
   std::vector<WorkRange> split(std::size_t total, std::size_t granularity = 1) const;
-  std::vector<std::size_t> deal(const std::vector<std::size_t>& sizes) const {
-    return deal_largest_first(sizes, speeds_);
-  }
 
  private:
   std::vector<double> speeds_;
