@@ -6,13 +6,13 @@
 #include <sstream>
 #include <string>
 
+#include "framework/stopwatch.hpp"
+
 namespace boids {
 
 using Clock = std::chrono::steady_clock;
 
-inline double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using clf::seconds_since;
 
 // `value` with `digits` digits after the point.
 inline std::string fixed(double value, int digits) {

@@ -8,12 +8,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "framework/stopwatch.hpp"
+
 namespace bench {
 
-inline double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+using clf::milliseconds_since;
 
 // splitmix64: a reproducible pseudo-random 64-bit value per (seed, index), so inputs depend on
 // --seed alone and any element can be made without making the ones before it.

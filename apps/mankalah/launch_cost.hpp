@@ -10,6 +10,7 @@
 
 #include "apps/mankalah/engine.hpp"
 #include "framework/clf.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace mankalah {
 
@@ -60,8 +61,6 @@ bool evaluate_in_chunks(clf::Runtime& runtime, const std::vector<KalahBoard>& bo
       });
 }
 
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using clf::seconds_since;
 
 }  // namespace mankalah

@@ -11,6 +11,7 @@
 #include "apps/raytracer/renderer.hpp"
 #include "apps/raytracer/scene_source.hpp"
 #include "framework/error.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -176,11 +177,6 @@ void check_options(const RaysCommand& command, int* width, int* height) {
   }
 }
 
-double since_ms(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 }  // namespace
 
 int run_rays(const RaysCommand& command, clf::Runtime& runtime) {
@@ -189,14 +185,14 @@ int run_rays(const RaysCommand& command, clf::Runtime& runtime) {
   const Scene scene = open_scene(command.scene);
   auto start = std::chrono::steady_clock::now();
   const HostScene host(scene);
-  const double host_build_ms = since_ms(start);
+  const double host_build_ms = clf::milliseconds_since(start);
   std::cout << "scene " << scene.name << ": " << placed_triangle_count(scene)
             << " triangles placed (" << host.geometry().triangles.size() << " stored, "
             << host.geometry().instances.size() << " instances), " << scene.spheres.size()
             << " spheres, " << scene.planes.size() << " planes; " << width << "x" << height << "\n";
   start = std::chrono::steady_clock::now();
   const RayBatches batches = make_ray_batches(host, width, height);
-  std::cout << "rays generated on the host in " << fixed(since_ms(start), 0)
+  std::cout << "rays generated on the host in " << fixed(clf::milliseconds_since(start), 0)
             << " ms (primary hits by the CPU reference)\n";
 
   DeviceRenderer renderer(runtime);

@@ -9,15 +9,11 @@
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "framework/error.hpp"
 #include "framework/sources.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
 namespace {
-
-double since_ms(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 clf::CLKernel kernel(clf::Runtime& runtime, const char* file, const char* name,
                      const std::string& options) {
@@ -73,7 +69,7 @@ void DeviceRenderer::set_scene(const Scene& scene) {
   }
   const auto start = std::chrono::steady_clock::now();
   const MeshGeometry geometry = build_mesh_geometry(scene, build_mesh_bvh);
-  const double build_ms = since_ms(start);
+  const double build_ms = clf::milliseconds_since(start);
   set_scene(scene, geometry);
   mesh_build_ms_ = build_ms;
 }
@@ -151,7 +147,7 @@ double DeviceRenderer::build_bvh() {
   runtime_.finish();
   const std::vector<clf::Event> events = runtime_.stop_recording();
   bvh_current_ = true;
-  return runtime_.span_ms(events, since_ms(start));
+  return runtime_.span_ms(events, clf::milliseconds_since(start));
 }
 
 std::vector<RtBvhNode> DeviceRenderer::read_bvh() {
@@ -198,7 +194,7 @@ FrameTimings DeviceRenderer::render_rows(const RenderSettings& requested, bool a
   }
   last_settings_ = settings;
   if (!rows.empty()) trace_rows(settings, rows, image, timings);
-  timings.total_ms = since_ms(frame_start);
+  timings.total_ms = clf::milliseconds_since(frame_start);
   timings.accumulated = ++frame_index_;
   return timings;
 }
@@ -222,12 +218,13 @@ void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange r
       clf::read_only(*triangle_shading_), clf::read_only(*textures_), clf::read_only(*texels_),
       clf::read_only(*emitters_), *accumulation_, *rgba_, *ray_counts_, clf::Local<cl_uint>{3});
   event.wait();
-  timings.trace_ms = runtime_.profiling() ? event.duration_ms() : since_ms(trace_start);
+  timings.trace_ms =
+      runtime_.profiling() ? event.duration_ms() : clf::milliseconds_since(trace_start);
 
   const auto copy_start = std::chrono::steady_clock::now();
   const std::size_t first = rows.begin * settings.width;
   rgba_->read_range(first, image + first, rows.size() * settings.width);
-  timings.copy_ms = since_ms(copy_start);
+  timings.copy_ms = clf::milliseconds_since(copy_start);
   const std::vector<cl_uint>& counts = ray_counts_->host();
   auto counter = [&](int k) {
     return counts[2 * k] | (static_cast<std::uint64_t>(counts[2 * k + 1]) << 32);

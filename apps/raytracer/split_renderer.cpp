@@ -7,6 +7,7 @@
 
 #include "apps/raytracer/frame_stats.hpp"
 #include "framework/error.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -15,11 +16,6 @@ namespace {
 // Band boundaries fall on the render kernel's work-group rows, so no band pays for a partial
 // group at both ends.
 constexpr std::size_t kRowGranularity = 8;
-
-double since_ms(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 // Whether `next` moves any device's share by more than 1/8 of its rows. Moving rows while
 // accumulating costs their accumulation buffers (16 bytes a pixel) copied between devices
@@ -119,7 +115,7 @@ FrameTimings SplitRenderer::render_split(const RenderSettings& requested, bool a
     frame.secondary_rays += t.secondary_rays;
     frame.accumulated = t.accumulated;
   }
-  frame.total_ms = since_ms(start);
+  frame.total_ms = clf::milliseconds_since(start);
   return frame;
 }
 

@@ -13,14 +13,13 @@
 #include "apps/mankalah/endgame/level_file.hpp"
 #include "apps/mankalah/endgame/split_builder.hpp"
 #include "framework/process_group.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace mankalah::endgame {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using clf::seconds_since;
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
 
@@ -102,6 +101,17 @@ bool build_database(const DatabaseBuild& build,
   std::unique_ptr<SplitLevelBuilder> gpu;
   std::uint64_t built_positions = 0;
   double built_seconds = 0;
+  // What every level's report says of the whole build so far.
+  const auto progress = [&](int n, std::uint64_t count) {
+    LevelDone done;
+    done.level = n;
+    done.positions = count;
+    done.positions_left = left;
+    done.elapsed_seconds = seconds_since(start);
+    done.built_positions = built_positions;
+    done.built_seconds = built_seconds;
+    return done;
+  };
   for (int n = 0; n <= last; ++n) {
     if (stop_asked(build)) {
       if (root) files.finish();
@@ -113,8 +123,9 @@ bool build_database(const DatabaseBuild& build,
     if (decided_by_root(build.group, kept.has_value())) {
       if (gpu) gpu->add_next(root ? kept->values() : nullptr);
       if (root) files.keep(std::move(*kept));
-      on_level(LevelDone{n, count, true, 0, 0, 0, 0, 0, left, seconds_since(start), built_positions,
-                         built_seconds});
+      LevelDone done = progress(n, count);
+      done.kept = true;
+      on_level(done);
       continue;
     }
     // A damaged file is rebuilt too: its message came first.
@@ -138,18 +149,9 @@ bool build_database(const DatabaseBuild& build,
     if (root) files.write(n, std::move(values));
     built_positions += count;
     built_seconds += seconds;
-    LevelDone done{n,
-                   count,
-                   false,
-                   seconds,
-                   passes,
-                   0,
-                   0,
-                   0,
-                   left,
-                   seconds_since(start),
-                   built_positions,
-                   built_seconds};
+    LevelDone done = progress(n, count);
+    done.seconds = seconds;
+    done.passes = passes;
     if (gpu && gpu->last_times().device_seconds.size() > 1) {
       const std::vector<double>& busy = gpu->last_times().device_seconds;
       done.least_busy_seconds = *std::min_element(busy.begin(), busy.end());

@@ -31,18 +31,18 @@ struct DatabaseBuild {
 
 // After each level: what was done and how far the whole build is.
 struct LevelDone {
-  int level;
-  std::uint64_t positions;        // in this level
-  bool kept;                      // a valid file was there already
-  double seconds;                 // to build it (0 when kept)
-  int passes;                     // device passes (gpu builder)
-  double exchange_seconds;        // of `seconds`, copying the level between devices/processes
-  double least_busy_seconds;      // the device (of this process) busy least building its share
-  double most_busy_seconds;       // and the one busy most (both 0 with one device)
-  std::uint64_t positions_left;   // in the levels above it, up to max_stones
-  double elapsed_seconds;         // since the build began
-  std::uint64_t built_positions;  // in the levels built (not kept) so far, this one included
-  double built_seconds;           // building them
+  int level = 0;
+  std::uint64_t positions = 0;        // in this level
+  bool kept = false;                  // a valid file was there already
+  double seconds = 0;                 // to build it (0 when kept)
+  int passes = 0;                     // device passes (gpu builder)
+  double exchange_seconds = 0;        // of `seconds`, copying the level between devices/processes
+  double least_busy_seconds = 0;      // the device (of this process) busy least building its share
+  double most_busy_seconds = 0;       // and the one busy most (both 0 with one device)
+  std::uint64_t positions_left = 0;   // in the levels above it, up to max_stones
+  double elapsed_seconds = 0;         // since the build began
+  std::uint64_t built_positions = 0;  // in the levels built (not kept) so far, this one included
+  double built_seconds = 0;           // building them
 };
 
 // Builds levels 0..build.max_stones; calls `on_level` after each one (on every process; the

@@ -5,15 +5,13 @@
 #include <cstdint>
 #include <future>
 
+#include "framework/stopwatch.hpp"
+
 namespace mankalah::endgame {
 
 namespace {
 
 bool several(const clf::ProcessGroup* group) { return group != nullptr && group->size() > 1; }
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Each rank's byte, on every rank.
 std::vector<std::uint8_t> gather_bytes(const clf::ProcessGroup& group, std::uint8_t mine) {
@@ -120,13 +118,13 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
                           builders_[d]->read_values(run, values.data());
                           built[d].push_back(run);
                         }
-                        times_.device_seconds[d] += seconds_since(start);
+                        times_.device_seconds[d] += clf::seconds_since(start);
                       });
   zeroed.wait();
   if (devices_.size() > 1 || rank_count() > 1) {
     const auto start = std::chrono::steady_clock::now();
     exchange(shares, built, values);
-    times_.exchange_seconds = seconds_since(start);
+    times_.exchange_seconds = clf::seconds_since(start);
   }
   clf::for_each_device(devices_,
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->finish_level(); });
