@@ -27,15 +27,24 @@ void BufferBase::upload(const void* host, std::size_t bytes, std::size_t offset)
 }
 
 void BufferBase::fill_zero_bytes() {
-  // In pieces below 2^31 bytes: NVIDIA's driver hangs or fails on larger fills (pyopencl
-  // issue 395; an H100 under driver 580 failed on the 2.3 GB endgame level 29).
-  constexpr std::size_t kMostFillBytes = std::size_t{1} << 30;
+  // In pieces of 1 GiB, each filled through a sub-buffer of its own: NVIDIA's fill fails on
+  // buffers of 2^31 bytes or more (pyopencl issue 395), and so does a fill at an offset of
+  // 2^31 or more (the 2.3 GB endgame level 29 on an H200, driver 580).
+  constexpr std::size_t kPieceBytes = std::size_t{1} << 30;  // a multiple of any base alignment
   const cl_uchar zero = 0;
-  for (std::size_t offset = 0; offset < bytes_; offset += kMostFillBytes) {
-    const std::size_t bytes = std::min(kMostFillBytes, bytes_ - offset);
-    check(runtime_->queue().enqueueFillBuffer(mem_, zero, offset, bytes), "clEnqueueFillBuffer",
-          {"", runtime_->device_name(),
-           std::to_string(bytes) + " bytes at " + std::to_string(offset)});
+  for (std::size_t offset = 0; offset < bytes_; offset += kPieceBytes) {
+    const std::size_t bytes = std::min(kPieceBytes, bytes_ - offset);
+    const std::string what = std::to_string(bytes) + " bytes at " + std::to_string(offset);
+    cl::Buffer piece = mem_;
+    if (bytes != bytes_) {
+      const cl_buffer_region region{offset, bytes};
+      cl_int status = CL_SUCCESS;
+      piece =
+          mem_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+      check(status, "clCreateSubBuffer", {"", runtime_->device_name(), what});
+    }
+    check(runtime_->queue().enqueueFillBuffer(piece, zero, 0, bytes), "clEnqueueFillBuffer",
+          {"", runtime_->device_name(), what});
   }
 }
 

@@ -39,7 +39,7 @@ inline void expect_matches_reference(const raytracer::Scene& scene,
   settings = raytracer::resolve_settings(scene, settings);
   renderer().set_scene(scene);
   renderer().render(settings);
-  const std::vector<cl_uint> device = renderer().image();
+  const auto device = renderer().image();
   raytracer::RenderSettings reference_settings = settings;
   if (reference_brute) reference_settings.use_bvh = false;
   const std::vector<cl_uint> reference = raytracer::render_reference(scene, reference_settings);

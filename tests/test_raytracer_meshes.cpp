@@ -113,7 +113,7 @@ TEST(RaytracerMeshes, InstanceTransformPlacesTheMesh) {
   s.height = 80;
   renderer().set_scene(scene);
   renderer().render(s);
-  const std::vector<cl_uint> image = renderer().image();
+  const auto image = renderer().image();
   auto red_at = [&](Vec3 p) {
     const auto [x, y] = project(scene, s.width, s.height, p);
     return channel(image[y * s.width + x], 0);
@@ -132,7 +132,7 @@ TEST(RaytracerMeshes, TextureShowsItsTexelsTheRightWayRound) {
   s.height = 64;
   renderer().set_scene(scene);
   renderer().render(s);
-  const std::vector<cl_uint> image = renderer().image();
+  const auto image = renderer().image();
   // Texel centres are at (±0.5, ±0.5) on the quad: the top-left texel (red) at the top left.
   struct Expected {
     Vec3 point;
@@ -188,7 +188,7 @@ TEST(RaytracerMeshes, TextureSamplingIsBilinearAndStaysInside) {
 }
 
 // Mean absolute difference of the red channel over the pixels where both images are not black.
-double mean_difference(const std::vector<cl_uint>& a, const std::vector<cl_uint>& b) {
+double mean_difference(const Image& a, const Image& b) {
   double sum = 0;
   int n = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -215,7 +215,7 @@ TEST(RaytracerMeshes, SmoothNormalsShadeLikeTheSphereTheyApproximate) {
   };
   Scene sphere = scene;
   sphere.spheres.push_back(make_sphere({0, 0, 4}, 1.5f, 0));
-  const std::vector<cl_uint> exact = render(sphere);
+  const Image exact = render(sphere);
   for (bool smooth : {true, false}) {
     Scene mesh = scene;
     mesh.meshes.push_back(shared(make_sphere_mesh(24, 48, 0, smooth)));

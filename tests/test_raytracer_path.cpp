@@ -265,7 +265,7 @@ TEST(RaytracerPath, ToneMappedImageMatchesTheReference) {
   const RenderSettings settings = path_settings(20, 1, 6);
   renderer().set_scene(scene);
   renderer().render(settings);
-  const std::vector<cl_uint> device = renderer().image();
+  const auto device = renderer().image();
   const std::vector<cl_uint> reference = render_reference(scene, settings);
   std::size_t same = 0;
   for (std::size_t i = 0; i < device.size(); ++i) {

@@ -56,7 +56,7 @@ TEST(RaytracerRender, SphereSilhouetteIsTheAnalyticDisc) {
   s.height = 101;
   renderer().set_scene(scene);
   renderer().render(s);
-  const std::vector<cl_uint> image = renderer().image();
+  const auto image = renderer().image();
   const RtCamera camera = make_camera(scene.camera, s.width, s.height);
   const double edge = std::asin(1.5 / 5.0);  // half-angle of the sphere's cone
   int inside = 0, checked = 0;
@@ -97,7 +97,7 @@ TEST(RaytracerRender, ShadowWhereTheLightIsBlocked) {
   const auto [lx, ly] = project(scene, s.width, s.height, {1.5f, 0, 0});  // beside its shadow
   renderer().set_scene(scene);
   renderer().render(s);
-  const std::vector<cl_uint> with_shadows = renderer().image();
+  const auto with_shadows = renderer().image();
   const int shadowed = channel(with_shadows[sy * s.width + sx], 0);
   const int lit = channel(with_shadows[ly * s.width + lx], 0);
   EXPECT_LE(shadowed, 30) << "floor under the sphere: only ambient light (0.1 of 255)";
@@ -139,9 +139,9 @@ TEST(RaytracerRender, AccumulationAveragesJitteredFramesAndRestartsOnCameraMove)
   s.height = 32;
   renderer().set_scene(scene);
   EXPECT_EQ(renderer().render(s, true).accumulated, 1u);
-  const std::vector<cl_uint> first = renderer().image();
+  const auto first = renderer().image();
   for (cl_uint k = 2; k <= 8; ++k) EXPECT_EQ(renderer().render(s, true).accumulated, k);
-  const std::vector<cl_uint> averaged = renderer().image();
+  const auto averaged = renderer().image();
   // Inside and outside the disc nothing changes; on its edge the jittered samples average to
   // grey levels, which one frame of one sample per pixel never shows.
   std::size_t same = 0, grey = 0;

@@ -72,8 +72,8 @@ void expect_split_matches_one_device(const std::string& scene_name, RenderMode m
     EXPECT_EQ(split.shares()[0].rows.end, split.shares()[1].rows.begin);
     EXPECT_EQ(split.shares()[1].rows.end, 64u);
     first_rows.push_back(split.shares()[1].rows.begin);
-    const std::vector<cl_uint>& expected = one.image();
-    const std::vector<cl_uint>& image = split.image();
+    const auto& expected = one.image();
+    const auto& image = split.image();
     ASSERT_EQ(image.size(), expected.size());
     std::size_t differing = 0;
     for (std::size_t i = 0; i < image.size(); ++i) differing += image[i] != expected[i];

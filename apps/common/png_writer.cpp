@@ -49,12 +49,17 @@ void write_png(const std::string& path, int width, int height,
   clf::write_file_atomically(path, encoded);
 }
 
-void write_png(const std::string& path, int width, int height, const std::vector<cl_uint>& rgba) {
-  std::vector<std::uint8_t> bytes(rgba.size() * 4);
-  for (std::size_t i = 0; i < rgba.size(); ++i) {
+void write_png(const std::string& path, int width, int height, const cl_uint* rgba,
+               std::size_t count) {
+  std::vector<std::uint8_t> bytes(count * 4);
+  for (std::size_t i = 0; i < count; ++i) {
     for (int c = 0; c < 4; ++c) bytes[4 * i + c] = static_cast<std::uint8_t>(rgba[i] >> (8 * c));
   }
   write_png(path, width, height, bytes);
+}
+
+void write_png(const std::string& path, int width, int height, const std::vector<cl_uint>& rgba) {
+  write_png(path, width, height, rgba.data(), rgba.size());
 }
 
 }  // namespace app_common

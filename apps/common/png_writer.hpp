@@ -14,7 +14,10 @@ namespace app_common {
 // failure or on a size that does not match.
 void write_png(const std::string& path, int width, int height,
                const std::vector<std::uint8_t>& rgba);
-// The same for pixels packed into one cl_uint each, R in the low byte (as kernels write them).
+// The same for `count` pixels packed into one cl_uint each, R in the low byte (as kernels write
+// them).
+void write_png(const std::string& path, int width, int height, const cl_uint* rgba,
+               std::size_t count);
 void write_png(const std::string& path, int width, int height, const std::vector<cl_uint>& rgba);
 
 }  // namespace app_common

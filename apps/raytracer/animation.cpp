@@ -31,8 +31,9 @@ void render_animation_frame(SplitRenderer& renderer, const RenderCommand& comman
                             const Scene& scene, const RenderSettings& settings, int frame) {
   renderer.set_camera(orbit_view(scene.camera, frame, command.animation));
   for (int f = 0; f < command.frames; ++f) renderer.render(settings, f > 0);
+  const Image& image = renderer.image();
   app_common::write_png(animation_frame_path(command.out, frame), settings.width, settings.height,
-                        renderer.image());
+                        image.data(), image.size());
 }
 
 // "animation: 12 of 48 frames (2 ranks), 3.1 frames/s, 11.6 s left", on stderr.

@@ -61,7 +61,7 @@ std::vector<BenchCase> bench_cases(bool small) {
 // Returns how many are within 8/255 (the bench builds its kernels with the device's default
 // float contraction, so a pixel on an edge may differ).
 int pixels_matching_reference(const Scene& scene, const RenderSettings& settings,
-                              const std::vector<cl_uint>& image, int* checked) {
+                              const Image& image, int* checked) {
   std::vector<std::pair<int, int>> pixels;
   for (int j = 0; j < 8; ++j) {
     for (int i = 0; i < 8; ++i) {

@@ -96,7 +96,7 @@ std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene&
   stats["frames"] = frame_list;
   stats["median"] = timings_json(m);
   stats["fps"] = 1000.0 / m.total_ms;
-  return renderer.image();
+  return {renderer.image().begin(), renderer.image().end()};
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ ViewResult RenderState::render(const ViewRequest& r) {
     settings.shadows = r.shadows;
     if (!r.accumulate) renderer_->reset_accumulation();
     result.timings = renderer_->render(settings, r.accumulate);
-    result.rgba = renderer_->image();
+    result.rgba.assign(renderer_->image().begin(), renderer_->image().end());
     result.width = r.width;
     result.height = r.height;
     result.generation = generation_;

@@ -44,7 +44,8 @@ DeviceRenderer::DeviceRenderer(clf::Runtime& runtime, const std::string& build_o
       refit_kernel_(
           kernel(runtime, "kernels/raytracer/bvh_refit.cl", "rt_bvh_refit", build_options)),
       build_options_(build_options),
-      sorter_(runtime) {
+      sorter_(runtime),
+      image_(clf::pinned_vector<cl_uint>(runtime)) {
   boxes_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, 2 * kCentreBoundsGroups);
   ray_counts_ = std::make_unique<clf::Buffer<cl_uint>>(runtime_, 6);
 }
@@ -259,7 +260,7 @@ clf::CLKernel& DeviceRenderer::render_kernel(RenderMode mode) {
   return *path_kernel_;
 }
 
-const std::vector<cl_uint>& DeviceRenderer::image() const {
+const Image& DeviceRenderer::image() const {
   if (image_.empty()) throw clf::Error("DeviceRenderer::image: nothing rendered yet");
   return image_;
 }

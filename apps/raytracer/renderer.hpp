@@ -10,6 +10,7 @@
 #include "apps/raytracer/render_settings.hpp"
 #include "framework/buffer.hpp"
 #include "framework/kernel.hpp"
+#include "framework/pinned_memory.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/runtime.hpp"
 #include "framework/work_split.hpp"
@@ -42,6 +43,10 @@ struct FrameTimings {
 // dense seed scene onto another sphere). Tests that compare images use these.
 inline constexpr const char* kReferenceBuildOptions =
     "-DRT_NO_CONTRACT -cl-fp32-correctly-rounded-divide-sqrt";
+
+// An image's RGBA pixels (R in the low byte), row by row, in pinned memory: devices copy frames
+// into it at the bus's speed.
+using Image = clf::PinnedVector<cl_uint>;
 
 class DeviceRenderer {
  public:
@@ -90,8 +95,8 @@ class DeviceRenderer {
   // and setting them: a split that moves while a view accumulates hands rows between devices.
   std::vector<cl_float4> accumulation_rows(clf::WorkRange rows) const;
   void set_accumulation_rows(clf::WorkRange rows, const std::vector<cl_float4>& sums);
-  // The last frame's RGBA pixels (R in the low byte), already on the host after render().
-  const std::vector<cl_uint>& image() const;
+  // The last frame's pixels, already on the host after render().
+  const Image& image() const;
   // The accumulated frames' average before display (linear radiance), read back from the device.
   std::vector<cl_float4> radiance();
 
@@ -161,8 +166,8 @@ class DeviceRenderer {
   std::unique_ptr<clf::DeviceBuffer<cl_float4>> boxes_;
   std::unique_ptr<clf::DeviceBuffer<cl_float4>> accumulation_;
   std::unique_ptr<clf::DeviceBuffer<cl_uint>> rgba_;
-  std::vector<cl_uint> image_;  // render()'s image on the host
-  int image_width_ = 0;         // of rgba_ and accumulation_
+  Image image_;          // render()'s image on the host
+  int image_width_ = 0;  // of rgba_ and accumulation_
   bool bvh_current_ = false;
 
   RenderSettings last_settings_;

@@ -39,7 +39,10 @@ clf::WorkRange overlap(clf::WorkRange a, clf::WorkRange b) {
 }  // namespace
 
 SplitRenderer::SplitRenderer(const clf::DeviceSet& devices, const std::string& build_options)
-    : devices_(devices), renderers_(devices.size()), balancer_(devices.size()) {
+    : devices_(devices),
+      renderers_(devices.size()),
+      balancer_(devices.size()),
+      image_(clf::pinned_vector<cl_uint>(devices.front())) {
   // Each device compiles its kernels on its own thread.
   clf::for_each_device(devices_, [&](std::size_t i, clf::Runtime& runtime) {
     renderers_[i] = std::make_unique<DeviceRenderer>(runtime, build_options);
@@ -131,7 +134,7 @@ void SplitRenderer::hand_over_rows(const std::vector<clf::WorkRange>& old_split,
   }
 }
 
-const std::vector<cl_uint>& SplitRenderer::image() const {
+const Image& SplitRenderer::image() const {
   if (renderers_.size() == 1) return renderers_.front()->image();
   if (image_.empty()) throw clf::Error("SplitRenderer::image: nothing rendered yet");
   return image_;

@@ -40,7 +40,7 @@ class SplitRenderer {
   // Renders one frame on all devices. The timings combine the devices': the frame's wall-clock
   // (the slowest device and the hand-over of rows), the slowest device's stages, the rays of all.
   FrameTimings render(const RenderSettings& settings, bool accumulate = false);
-  const std::vector<cl_uint>& image() const;
+  const Image& image() const;
   // Each device's rows and timings in the last frame (one entry with one device).
   const std::vector<DeviceShare>& shares() const { return shares_; }
 
@@ -64,7 +64,7 @@ class SplitRenderer {
   std::vector<std::unique_ptr<DeviceRenderer>> renderers_;
   clf::SpeedBalancer balancer_;
   std::vector<clf::WorkRange> split_;  // the last frame's rows per device
-  std::vector<cl_uint> image_;         // the split frames' image
+  Image image_;                        // the split frames' image
   std::vector<DeviceShare> shares_;
 };
 

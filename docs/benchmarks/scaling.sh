@@ -40,8 +40,10 @@ for k in $runs; do
   echo "-- $k device(s)"
   rm -rf "/tmp/db$k" && cp -r /tmp/db-base "/tmp/db$k"
   # Every line but the kept levels' and the device banner, so that errors show.
-  (time "$mankalah" --devices "$(first "$k")" db build --max-stones "$last" --db-dir "/tmp/db$k") \
-    2>&1 | grep -v -E 'kept$|^clf: using|^$|^user|^sys'
+  (time timeout "${DB_TIMEOUT:-300}" "$mankalah" --devices "$(first "$k")" db build \
+    --max-stones "$last" --db-dir "/tmp/db$k") 2>&1 | grep -v -E 'kept$|^clf: using|^$|^user|^sys'
+  status=${PIPESTATUS[0]}
+  [ "$status" = 0 ] || echo "db build on $k device(s) FAILED (exit $status)"
 done
 for k in $runs; do
   [ "$k" = 1 ] && continue

@@ -31,11 +31,12 @@ class LevelWriter {
   ~LevelWriter() {
     if (pending_.valid()) pending_.wait();  // a failed build does not leave a thread behind
   }
-  // Waits for the previous write, then starts writing `values` as level `level`.
-  void write(int level, std::vector<cl_char> values) {
+  // Waits for the previous write, then starts writing `values` as level `level`. The values
+  // must stay as they are until the next write() or finish() returns.
+  void write(int level, const cl_char* values, std::size_t count) {
     finish();
-    pending_ = std::async(std::launch::async, [this, level, values = std::move(values)] {
-      write_level(dir_, level, values);
+    pending_ = std::async(std::launch::async, [this, level, values, count] {
+      write_level(dir_, level, values, count);
       return LevelFile::open(level_path(dir_, level), level);
     });
   }
@@ -99,6 +100,9 @@ bool build_database(const DatabaseBuild& build,
   std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
   LevelWriter files(build.dir);                               // levels 0..n-1, on process 0
   std::unique_ptr<SplitLevelBuilder> gpu;
+  // Levels are built into these in turn: one is being written while the next builds.
+  std::vector<LevelValues> device_values;
+  std::vector<cl_char> host_values[2];
   std::uint64_t built_positions = 0;
   double built_seconds = 0;
   // What every level's report says of the whole build so far.
@@ -134,19 +138,27 @@ bool build_database(const DatabaseBuild& build,
       for (int m = 0; m < n; ++m) {
         gpu->add_next(root ? files.finish()[static_cast<std::size_t>(m)].values() : nullptr);
       }
+      for (int slot = 0; slot < 2; ++slot) {
+        device_values.push_back(gpu->new_level_values());
+        device_values.back().reserve(kalah_endgame_level_size(last));
+      }
     }
     const auto level_start = std::chrono::steady_clock::now();
-    std::vector<cl_char> values;
+    // The slot level n - 2 used: its write ended when level n - 1's began.
+    const auto slot = static_cast<std::size_t>(n % 2);
+    const cl_char* values = nullptr;
     int passes = 0;
     if (gpu) {
-      values = gpu->build_next(&passes);
+      gpu->build_next(device_values[slot], &passes);
+      values = device_values[slot].data();
     } else {
       std::vector<const cl_char*> lower;
       for (const LevelFile& file : files.finish()) lower.push_back(file.values());
-      values = build_level_cpu(n, lower, build.threads);
+      host_values[slot] = build_level_cpu(n, lower, build.threads);
+      values = host_values[slot].data();
     }
     const double seconds = seconds_since(level_start);
-    if (root) files.write(n, std::move(values));
+    if (root) files.write(n, values, count);
     built_positions += count;
     built_seconds += seconds;
     LevelDone done = progress(n, count);

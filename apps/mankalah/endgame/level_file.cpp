@@ -48,9 +48,14 @@ std::filesystem::path level_path(const std::filesystem::path& dir, int level) {
 }
 
 void write_level(const std::filesystem::path& dir, int level, const std::vector<cl_char>& values) {
+  write_level(dir, level, values.data(), values.size());
+}
+
+void write_level(const std::filesystem::path& dir, int level, const cl_char* values,
+                 std::size_t count) {
   const std::filesystem::path path = level_path(dir, level);
-  if (values.size() != kalah_endgame_level_size(level)) {
-    fail(path, std::to_string(values.size()) + " values given for a level of " +
+  if (count != kalah_endgame_level_size(level)) {
+    fail(path, std::to_string(count) + " values given for a level of " +
                    std::to_string(kalah_endgame_level_size(level)));
   }
   std::error_code error;
@@ -63,11 +68,11 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
   header.version = kLevelFormatVersion;
   header.rules = kRulesId;
   header.level = static_cast<std::uint32_t>(level);
-  header.count = values.size();
-  header.checksum = clf::checksum64(values.data(), values.size());
+  header.count = count;
+  header.checksum = clf::checksum64(values, count);
   std::memcpy(header_bytes, &header, sizeof header);
 
-  write_atomically(path, {{header_bytes, sizeof header_bytes}, {values.data(), values.size()}});
+  write_atomically(path, {{header_bytes, sizeof header_bytes}, {values, count}});
 }
 
 void write_atomically(const std::filesystem::path& path,

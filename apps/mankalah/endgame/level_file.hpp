@@ -34,8 +34,10 @@ constexpr std::uint32_t kRulesId = 0x4B363101;
 // "<dir>/level-NN.kdb".
 std::filesystem::path level_path(const std::filesystem::path& dir, int level);
 
-// Writes level `level` (values.size() must be its position count) atomically into `dir`,
-// creating `dir` when needed. Throws DatabaseError when it cannot.
+// Writes level `level` (`count` must be its position count) atomically into `dir`, creating
+// `dir` when needed. Throws DatabaseError when it cannot.
+void write_level(const std::filesystem::path& dir, int level, const cl_char* values,
+                 std::size_t count);
 void write_level(const std::filesystem::path& dir, int level, const std::vector<cl_char>& values);
 
 // Writes `parts` one after the other into a unique temporary file next to `path`, flushes it and

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <future>
 
 #include "framework/stopwatch.hpp"
 
@@ -93,14 +92,15 @@ SplitLevelBuilder::Shares SplitLevelBuilder::share_out(int level) const {
   return shares;
 }
 
-std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
+LevelValues SplitLevelBuilder::new_level_values() const {
+  return clf::pinned_vector<cl_char>(devices_.front());
+}
+
+void SplitLevelBuilder::build_next(LevelValues& values, int* passes) {
   const int n = levels();
-  const std::uint64_t count = kalah_endgame_level_size(n);
   const Shares shares = share_out(n);
-  // The host copy's zeroing (a core's second per gigabyte) overlaps the first pairs' build.
-  std::vector<cl_char> values;
-  const std::shared_future<void> zeroed =
-      std::async(std::launch::async, [&values, count] { values.assign(count, 0); }).share();
+  // Left unset (LevelValues): every value comes from a device or a process.
+  values.resize(kalah_endgame_level_size(n));
   clf::for_each_device(devices_,
                        [&](std::size_t d, clf::Runtime&) { builders_[d]->begin_level(); });
   // Each pair is read back as soon as it is built, while other devices still build theirs.
@@ -113,14 +113,12 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
                         const ClassPair& pair = shares.mine[next.begin];
                         const int made = builders_[d]->build_pair(pair);
                         device_passes[d] = std::max(device_passes[d], made);
-                        zeroed.wait();
                         for (const clf::WorkRange& run : pair.ranges) {
                           builders_[d]->read_values(run, values.data());
                           built[d].push_back(run);
                         }
                         times_.device_seconds[d] += clf::seconds_since(start);
                       });
-  zeroed.wait();
   if (devices_.size() > 1 || rank_count() > 1) {
     const auto start = std::chrono::steady_clock::now();
     exchange(shares, built, values);
@@ -136,12 +134,11 @@ std::vector<cl_char> SplitLevelBuilder::build_next(int* passes) {
     most = *std::max_element(by_rank.begin(), by_rank.end());
   }
   if (passes != nullptr) *passes = most;
-  return values;
 }
 
 void SplitLevelBuilder::exchange(const Shares& shares,
                                  const std::vector<std::vector<clf::WorkRange>>& built,
-                                 std::vector<cl_char>& values) {
+                                 LevelValues& values) {
   if (several(group_)) {
     // One gather per k: the k-th run of every process (an empty run where it has fewer).
     std::size_t most_runs = 0;

@@ -15,9 +15,13 @@
 
 #include "apps/mankalah/endgame/gpu_builder.hpp"
 #include "framework/clf.hpp"
+#include "framework/pinned_memory.hpp"
 #include "framework/process_group.hpp"
 
 namespace mankalah::endgame {
+
+// A level's values on the host, in memory the devices copy to and from at the bus's speed.
+using LevelValues = clf::PinnedVector<cl_char>;
 
 class SplitLevelBuilder {
  public:
@@ -25,10 +29,13 @@ class SplitLevelBuilder {
   SplitLevelBuilder(const clf::DeviceSet& devices, const clf::ProcessGroup* group, int max_level);
 
   int levels() const { return builders_.front()->levels(); }
-  // The next level, built by every device of every process; each process calls it at once and
-  // gets the whole level. `passes`: the passes of the pair that needed most (the same in every
-  // process).
-  std::vector<cl_char> build_next(int* passes = nullptr);
+  // An empty array for build_next. Reuse it from level to level, its capacity reserved for the
+  // largest: pinning gigabytes takes longer than building a small level.
+  LevelValues new_level_values() const;
+  // The next level into `values` (resized to the level), built by every device of every
+  // process; each process calls it at once and gets the whole level. `passes`: the passes of the
+  // pair that needed most (the same in every process).
+  void build_next(LevelValues& values, int* passes = nullptr);
   // Where the last build_next's time went, to tell an uneven split (devices busy for unequal
   // times) from a slow exchange or from devices that each build slower beside the others.
   struct Times {
@@ -50,7 +57,7 @@ class SplitLevelBuilder {
   // Every device and process gets the runs the others built (`built`: each device's, already in
   // `values`): `values` ends whole everywhere.
   void exchange(const Shares& shares, const std::vector<std::vector<clf::WorkRange>>& built,
-                std::vector<cl_char>& values);
+                LevelValues& values);
   int rank_count() const;
   int rank() const;
 
