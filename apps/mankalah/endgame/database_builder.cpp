@@ -164,12 +164,15 @@ bool build_database(const DatabaseBuild& build,
     LevelDone done = progress(n, count);
     done.seconds = seconds;
     done.passes = passes;
-    if (gpu && gpu->last_times().device_seconds.size() > 1) {
-      const std::vector<double>& busy = gpu->last_times().device_seconds;
+    if (gpu) {
+      const SplitLevelBuilder::Times& times = gpu->last_times();
+      const std::vector<double>& busy = times.device_seconds;
       done.least_busy_seconds = *std::min_element(busy.begin(), busy.end());
       done.most_busy_seconds = *std::max_element(busy.begin(), busy.end());
+      done.most_read_seconds =
+          *std::max_element(times.read_seconds.begin(), times.read_seconds.end());
+      done.exchange_seconds = times.exchange_seconds;
     }
-    if (gpu) done.exchange_seconds = gpu->last_times().exchange_seconds;
     on_level(done);
   }
   if (root) files.finish();

@@ -38,7 +38,8 @@ struct LevelDone {
   int passes = 0;                     // device passes (gpu builder)
   double exchange_seconds = 0;        // of `seconds`, copying the level between devices/processes
   double least_busy_seconds = 0;      // the device (of this process) busy least building its share
-  double most_busy_seconds = 0;       // and the one busy most (both 0 with one device)
+  double most_busy_seconds = 0;       // and the one busy most
+  double most_read_seconds = 0;       // the longest a device spent reading its share back
   std::uint64_t positions_left = 0;   // in the levels above it, up to max_stones
   double elapsed_seconds = 0;         // since the build began
   std::uint64_t built_positions = 0;  // in the levels built (not kept) so far, this one included

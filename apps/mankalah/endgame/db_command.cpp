@@ -33,9 +33,13 @@ void print_level(const LevelDone& done, std::ostream& out) {
   const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
   std::string details = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
   char line[256];
-  if (done.most_busy_seconds > 0) {
+  if (done.most_busy_seconds > done.least_busy_seconds) {
     std::snprintf(line, sizeof line, ", devices busy %.3f-%.3f s", done.least_busy_seconds,
                   done.most_busy_seconds);
+    details += line;
+  }
+  if (done.most_read_seconds > 0) {
+    std::snprintf(line, sizeof line, ", reading back %.3f s", done.most_read_seconds);
     details += line;
   }
   if (done.exchange_seconds > 0) {

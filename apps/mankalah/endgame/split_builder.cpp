@@ -106,17 +106,20 @@ void SplitLevelBuilder::build_next(LevelValues& values, int* passes) {
   // Each pair is read back as soon as it is built, while other devices still build theirs.
   std::vector<std::vector<clf::WorkRange>> built(devices_.size());  // each device's runs
   std::vector<int> device_passes(devices_.size(), 0);
-  times_ = Times{std::vector<double>(devices_.size(), 0), 0};
+  times_ =
+      Times{std::vector<double>(devices_.size(), 0), std::vector<double>(devices_.size(), 0), 0};
   clf::for_each_chunk(devices_, shares.mine.size(), 1,
                       [&](std::size_t d, clf::Runtime&, clf::WorkRange next) {
                         const auto start = std::chrono::steady_clock::now();
                         const ClassPair& pair = shares.mine[next.begin];
                         const int made = builders_[d]->build_pair(pair);
                         device_passes[d] = std::max(device_passes[d], made);
+                        const auto read_start = std::chrono::steady_clock::now();
                         for (const clf::WorkRange& run : pair.ranges) {
                           builders_[d]->read_values(run, values.data());
                           built[d].push_back(run);
                         }
+                        times_.read_seconds[d] += clf::seconds_since(read_start);
                         times_.device_seconds[d] += clf::seconds_since(start);
                       });
   if (devices_.size() > 1 || rank_count() > 1) {

@@ -40,6 +40,7 @@ class SplitLevelBuilder {
   // times) from a slow exchange or from devices that each build slower beside the others.
   struct Times {
     std::vector<double> device_seconds;  // each device building and reading back its pairs
+    std::vector<double> read_seconds;    // of device_seconds, reading back
     double exchange_seconds = 0;         // copying the level between devices and processes
   };
   const Times& last_times() const { return times_; }
