@@ -27,25 +27,22 @@ void BufferBase::upload(const void* host, std::size_t bytes, std::size_t offset)
 }
 
 void BufferBase::fill_zero_bytes() {
-  // In pieces of 1 GiB, each filled through a sub-buffer of its own: NVIDIA's fill fails on
-  // buffers of 2^31 bytes or more (pyopencl issue 395), and so does a fill at an offset of
-  // 2^31 or more (the 2.3 GB endgame level 29 on an H200, driver 580).
-  constexpr std::size_t kPieceBytes = std::size_t{1} << 30;  // a multiple of any base alignment
-  const cl_uchar zero = 0;
-  for (std::size_t offset = 0; offset < bytes_; offset += kPieceBytes) {
-    const std::size_t bytes = std::min(kPieceBytes, bytes_ - offset);
-    const std::string what = std::to_string(bytes) + " bytes at " + std::to_string(offset);
-    cl::Buffer piece = mem_;
-    if (bytes != bytes_) {
-      const cl_buffer_region region{offset, bytes};
-      cl_int status = CL_SUCCESS;
-      piece =
-          mem_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-      check(status, "clCreateSubBuffer", {"", runtime_->device_name(), what});
-    }
-    check(runtime_->queue().enqueueFillBuffer(piece, zero, 0, bytes), "clEnqueueFillBuffer",
-          {"", runtime_->device_name(), what});
-  }
+  if (bytes_ == 0) return;
+  // A kernel of the framework's own (kernels/primitives/zero_bytes.cl says why not the driver's
+  // fill); its program is built once per runtime and cached.
+  const std::shared_ptr<const Program> program =
+      runtime_->program(kernel_source("kernels/primitives/zero_bytes.cl"));
+  cl_int status = CL_SUCCESS;
+  cl::Kernel kernel(program->handle(), "clf_zero_bytes", &status);
+  const ErrorContext context{"clf_zero_bytes", runtime_->device_name(),
+                             std::to_string(bytes_) + " bytes"};
+  check(status, "clCreateKernel", context);
+  check(kernel.setArg(0, mem_), "clSetKernelArg", context);
+  check(kernel.setArg(1, static_cast<cl_ulong>(bytes_)), "clSetKernelArg", context);
+  // Enough work-items to fill a GPU, no more than there are words.
+  const std::size_t items = std::min<std::size_t>(std::size_t{1} << 20, bytes_ / 16 + 1);
+  check(runtime_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items)),
+        "clEnqueueNDRangeKernel", context);
 }
 
 void BufferBase::download(void* host, std::size_t bytes, std::size_t offset) const {

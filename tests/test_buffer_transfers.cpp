@@ -116,6 +116,17 @@ TEST_F(BufferTransfers, ZeroFillHappensOnTheDevice) {
   EXPECT_EQ(buffer.read(), std::vector<int>(kN, 0));
 }
 
+// Sizes that are not a whole number of 16-byte words zero to the last byte.
+TEST_F(BufferTransfers, ZeroFillReachesTheLastByteOfAnySize) {
+  for (std::size_t count : {1, 15, 16, 17, 4099}) {
+    SCOPED_TRACE(std::to_string(count) + " bytes");
+    clf::DeviceBuffer<cl_uchar> buffer(runtime(), count);
+    buffer.write(std::vector<cl_uchar>(count, 0xAB));
+    buffer.fill_zero();
+    EXPECT_EQ(buffer.read(), std::vector<cl_uchar>(count, 0));
+  }
+}
+
 TEST_F(BufferTransfers, RuntimeCountsEveryBuffer) {
   const clf::TransferCounts before = runtime().transfers();
   clf::Buffer<int> a(runtime(), std::vector<int>(kN, 1));
