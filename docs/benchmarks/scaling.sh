@@ -13,6 +13,13 @@ base=${BASE:-22}
 mkdir -p "$out"
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
+stamp() {
+  local t0=${EPOCHREALTIME/./} line now
+  while IFS= read -r line; do
+    now=${EPOCHREALTIME/./}
+    printf '%4d.%02d s  %s\n' $(((now - t0) / 1000000)) $(((now - t0) % 1000000 / 10000)) "$line"
+  done
+}
 
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 date -u
@@ -40,8 +47,10 @@ for k in $runs; do
   echo "-- $k device(s)"
   rm -rf "/tmp/db$k" && cp -r /tmp/db-base "/tmp/db$k"
   # Every line but the kept levels' and the device banner, so that errors show.
+  # Each line stamped with the seconds since the command started: start-up, levels and exit.
   (time timeout "${DB_TIMEOUT:-300}" "$mankalah" --devices "$(first "$k")" db build \
-    --max-stones "$last" --db-dir "/tmp/db$k") 2>&1 | grep -v -E 'kept$|^clf: using|^$|^user|^sys'
+    --max-stones "$last" --db-dir "/tmp/db$k") 2>&1 |
+    grep --line-buffered -v -E 'kept$|^clf: using|^$|^user|^sys' | stamp
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] || echo "db build on $k device(s) FAILED (exit $status)"
 done
