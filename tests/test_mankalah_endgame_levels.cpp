@@ -190,25 +190,20 @@ TEST(MankalahEndgame, CpuLevelsEqualMinimaxToTheEnd) {
   }
 }
 
-// The next level from either builder. The split builder builds every level into one array, as
-// the database build reuses its arrays: a value a level left unset would show a lower level's.
-using ReusedValues = std::optional<mankalah::endgame::LevelValues>;
-std::vector<cl_char> next_level(mankalah::endgame::GpuLevelBuilder& builder, int* passes,
-                                ReusedValues& /*values*/) {
-  return builder.build_next(passes);
-}
+// The next level. Every level is built into one array, as the database build reuses its arrays:
+// a value a level left unset would show a lower level's.
 std::vector<cl_char> next_level(mankalah::endgame::SplitLevelBuilder& builder, int* passes,
-                                ReusedValues& values) {
+                                std::optional<mankalah::endgame::LevelValues>& values) {
   if (!values) values.emplace(builder.new_level_values());
   builder.build_next(*values, passes);
   return {values->begin(), values->end()};
 }
 
-// Builds every level of `expected` in turn with `builder` (a GpuLevelBuilder or a
-// SplitLevelBuilder) and compares it with the expected one, byte for byte.
-template <typename Builder>
-void expect_levels_built(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
-  ReusedValues values;
+// Builds every level of `expected` in turn with `builder` and compares it with the expected one,
+// byte for byte.
+void expect_levels_built(mankalah::endgame::SplitLevelBuilder& builder,
+                         const std::vector<std::vector<cl_char>>& expected) {
+  std::optional<mankalah::endgame::LevelValues> values;
   for (std::size_t n = 0; n < expected.size(); ++n) {
     int passes = 0;
     const std::vector<cl_char> got = next_level(builder, &passes, values);
@@ -218,18 +213,18 @@ void expect_levels_built(Builder& builder, const std::vector<std::vector<cl_char
 }
 
 // Gives `builder` every level of `expected` but the last, then builds the last and compares it.
-template <typename Builder>
-void expect_resumed_level(Builder& builder, const std::vector<std::vector<cl_char>>& expected) {
+void expect_resumed_level(mankalah::endgame::SplitLevelBuilder& builder,
+                          const std::vector<std::vector<cl_char>>& expected) {
   for (std::size_t n = 0; n + 1 < expected.size(); ++n) builder.add_next(expected[n].data());
   int passes = 0;
-  ReusedValues values;
+  std::optional<mankalah::endgame::LevelValues> values;
   EXPECT_EQ(next_level(builder, &passes, values), expected.back());
 }
 
 TEST(MankalahEndgame, DeviceLevelsEqualCpuLevelsByteForByte) {
   const int last = 8;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
-  mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  mankalah::endgame::SplitLevelBuilder builder(mankalah_test::one_device(), nullptr, last);
   expect_levels_built(builder, expected);
 }
 
@@ -237,7 +232,7 @@ TEST(MankalahEndgame, DeviceLevelsEqualCpuLevelsByteForByte) {
 TEST(MankalahEndgame, DeviceBuildResumesFromGivenLevels) {
   const int last = 6;
   const std::vector<std::vector<cl_char>> expected = cpu_levels(last);
-  mankalah::endgame::GpuLevelBuilder builder(clf_test::runtime(), last);
+  mankalah::endgame::SplitLevelBuilder builder(mankalah_test::one_device(), nullptr, last);
   expect_resumed_level(builder, expected);
 }
 

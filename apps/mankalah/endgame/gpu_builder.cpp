@@ -53,18 +53,6 @@ GpuLevelBuilder::GpuLevelBuilder(clf::Runtime& runtime, int max_level)
   }
 }
 
-std::vector<cl_char> GpuLevelBuilder::build_next(int* passes) {
-  begin_level();
-  int most = 0;
-  for (const ClassPair& pair : class_pairs(levels_)) most = std::max(most, build_pair(pair));
-  if (passes != nullptr) *passes = most;
-  const std::uint64_t count = kalah_endgame_level_size(levels_);
-  std::vector<cl_char> values(count);
-  read_values(clf::WorkRange{0, count}, values.data());
-  finish_level();
-  return values;
-}
-
 void GpuLevelBuilder::begin_level() {
   const int n = levels_;
   if (n > max_level_)

@@ -26,13 +26,12 @@ class GpuLevelBuilder {
   // Room on the device for levels 0..max_level-1, the ones level max_level reads.
   GpuLevelBuilder(clf::Runtime& runtime, int max_level);
 
-  // The next level in order (levels() of them so far): built here, or given (a file's values),
-  // made available to the levels above.
+  // Levels so far (built or given), available to the levels above.
   int levels() const { return levels_; }
-  std::vector<cl_char> build_next(int* passes = nullptr);
+  // The next level given (a file's values).
   void add_next(const cl_char* values);
 
-  // The next level built in parts, for a level shared with other devices or processes:
+  // The next level built in parts (a SplitLevelBuilder shares it among devices and processes):
   // begin_level() (all values zero), build_pair() for the pairs this device takes, the rest of
   // the level copied in (write_values), then finish_level() once this device holds it all.
   void begin_level();
