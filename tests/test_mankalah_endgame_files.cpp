@@ -114,6 +114,21 @@ TEST_F(MankalahEndgameFiles, EveryTruncationAndDamagedByteIsRefused) {
   expect_refused(dir_ / "missing.kdb", 2, "cannot open");
 }
 
+// The header check (for a file the build has just written) reads no values: a damaged value
+// passes it, a damaged header or size does not.
+TEST_F(MankalahEndgameFiles, HeaderCheckReadsNoValues) {
+  write_levels(2);
+  const std::filesystem::path path = eg::level_path(dir_, 2);
+  std::string damaged = read_bytes(path);
+  damaged.back() = static_cast<char>(damaged.back() ^ 0x10);
+  write_bytes(path, damaged);
+  EXPECT_THROW(eg::LevelFile::open(path, 2), eg::DatabaseError);
+  EXPECT_NO_THROW(eg::LevelFile::open(path, 2, eg::LevelCheck::header));
+  write_bytes(path, damaged.substr(0, damaged.size() - 1));
+  EXPECT_THROW(eg::LevelFile::open(path, 2, eg::LevelCheck::header), eg::DatabaseError);
+  EXPECT_THROW(eg::LevelFile::open(path, 1, eg::LevelCheck::header), eg::DatabaseError);
+}
+
 TEST_F(MankalahEndgameFiles, DatabaseValuesAreTheLevelsMirroredForTop) {
   const auto levels = write_levels(5);
   const eg::EndgameDatabase database = eg::EndgameDatabase::open(dir_);

@@ -37,7 +37,7 @@ class LevelWriter {
     finish();
     pending_ = std::async(std::launch::async, [this, level, values, count] {
       write_level(dir_, level, values, count);
-      return LevelFile::open(level_path(dir_, level), level);
+      return LevelFile::open(level_path(dir_, level), level, LevelCheck::header);
     });
   }
   // Waits for the write under way; the files written so far, in level order.

@@ -45,11 +45,17 @@ void write_level(const std::filesystem::path& dir, int level, const std::vector<
 void write_atomically(const std::filesystem::path& path,
                       std::initializer_list<std::pair<const void*, std::size_t>> parts);
 
+// How much of a level file open() checks: all of it, or the header and size alone (for a file
+// this process has just written from values it checksummed in memory: reading gigabytes back from
+// the page cache would check nothing but the copy).
+enum class LevelCheck { whole, header };
+
 // A level file, memory-mapped read-only for as long as the object lives.
 class LevelFile {
  public:
   // Opens and checks `path`, which must hold level `level`; throws DatabaseError otherwise.
-  static LevelFile open(const std::filesystem::path& path, int level);
+  static LevelFile open(const std::filesystem::path& path, int level,
+                        LevelCheck check = LevelCheck::whole);
 
   LevelFile(LevelFile&& other) noexcept;
   LevelFile& operator=(LevelFile&& other) noexcept;
