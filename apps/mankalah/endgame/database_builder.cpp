@@ -138,9 +138,10 @@ bool build_database(const DatabaseBuild& build,
       for (int m = 0; m < n; ++m) {
         gpu->add_next(root ? files.finish()[static_cast<std::size_t>(m)].values() : nullptr);
       }
-      for (int slot = 0; slot < 2; ++slot) {
-        device_values.push_back(gpu->new_level_values());
-        device_values.back().reserve(kalah_endgame_level_size(last));
+      // Each slot pinned once, for the largest level it will hold (levels alternate).
+      for (int slot = 0; slot < 2; ++slot) device_values.push_back(gpu->new_level_values());
+      for (int m = std::max(n, last - 1); m <= last; ++m) {
+        device_values[static_cast<std::size_t>(m % 2)].reserve(kalah_endgame_level_size(m));
       }
     }
     const auto level_start = std::chrono::steady_clock::now();
