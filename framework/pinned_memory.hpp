@@ -4,6 +4,8 @@
 // concurrent pageable reads shared about 18 GB/s). It is an OpenCL buffer made with
 // CL_MEM_ALLOC_HOST_PTR and mapped for its lifetime, as NVIDIA's OpenCL guide recommends; other
 // drivers (PoCL) hand back ordinary memory. If the driver refuses, the memory is ordinary too.
+// Memory pinned through one device's context is as fast for the other devices' copies (measured
+// on four H200s: each band of a frame read into one image at 23 GB/s), so a device set shares it.
 //
 // PinnedVector<T> is a std::vector whose allocator does this: made with a Runtime, used like any
 // vector (but resize(n) leaves new elements of a trivial type unset), compared with std::vector

@@ -98,11 +98,12 @@ bool build_database(const DatabaseBuild& build,
   const auto start = std::chrono::steady_clock::now();
   const int last = build.max_stones;
   std::uint64_t left = kalah_endgame_level_offset(last + 1);  // positions still to visit
-  LevelWriter files(build.dir);                               // levels 0..n-1, on process 0
-  std::unique_ptr<SplitLevelBuilder> gpu;
-  // Levels are built into these in turn: one is being written while the next builds.
+  // Levels are built into these in turn: one is being written while the next builds. Declared
+  // before the writer, whose destructor waits for a write still reading one of them.
   std::vector<LevelValues> device_values;
   std::vector<cl_char> host_values[2];
+  LevelWriter files(build.dir);  // levels 0..n-1, on process 0
+  std::unique_ptr<SplitLevelBuilder> gpu;
   std::uint64_t built_positions = 0;
   double built_seconds = 0;
   // What every level's report says of the whole build so far.
