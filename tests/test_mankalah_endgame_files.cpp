@@ -178,6 +178,12 @@ TEST_F(MankalahEndgameFiles, DbBuildResumesAndRebuildsDamagedLevels) {
   EXPECT_NE(out.find("level 4: 1365 positions in"), std::string::npos) << out;
   EXPECT_NE(out.find("level 5: 4368 positions, kept"), std::string::npos) << out;
   EXPECT_EQ(read_bytes(damaged), level4);
+  // The devices were set up once, before level 4, with levels 0..3 loaded onto them.
+  const std::size_t ready = out.find("devices ready in ");
+  ASSERT_NE(ready, std::string::npos) << out;
+  EXPECT_EQ(out.find("devices ready in ", ready + 1), std::string::npos) << out;
+  EXPECT_LT(out.find("level 3: 364 positions, kept"), ready) << out;
+  EXPECT_LT(ready, out.find("level 4: 1365 positions in")) << out;
 
   // A value that disagrees with its children, under a correct checksum, fails verify.
   std::vector<cl_char> wrong(kalah_endgame_level_size(2), 0);

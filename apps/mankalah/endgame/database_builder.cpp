@@ -134,16 +134,22 @@ bool build_database(const DatabaseBuild& build,
       continue;
     }
     // A damaged file is rebuilt too: its message came first.
+    DeviceSetup setup;
     if (build.builder == "gpu" && !gpu) {
+      const auto setup_start = std::chrono::steady_clock::now();
       gpu = std::make_unique<SplitLevelBuilder>(build.devices(), build.group, last);
       for (int m = 0; m < n; ++m) {
         gpu->add_next(root ? files.finish()[static_cast<std::size_t>(m)].values() : nullptr);
       }
       // Each slot pinned once, for the largest level it will hold (levels alternate).
+      const auto pin_start = std::chrono::steady_clock::now();
       for (int slot = 0; slot < 2; ++slot) device_values.push_back(gpu->new_level_values());
       for (int m = std::max(n, last - 1); m <= last; ++m) {
         device_values[static_cast<std::size_t>(m % 2)].reserve(kalah_endgame_level_size(m));
+        setup.pinned_bytes += kalah_endgame_level_size(m);
       }
+      setup.pinning_seconds = seconds_since(pin_start);
+      setup.seconds = seconds_since(setup_start);
     }
     const auto level_start = std::chrono::steady_clock::now();
     // The slot level n - 2 used: its write ended when level n - 1's began.
@@ -166,6 +172,7 @@ bool build_database(const DatabaseBuild& build,
     LevelDone done = progress(n, count);
     done.seconds = seconds;
     done.passes = passes;
+    done.setup = setup;
     if (gpu) {
       const SplitLevelBuilder::Times& times = gpu->last_times();
       const std::vector<double>& busy = times.device_seconds;

@@ -29,6 +29,13 @@ struct DatabaseBuild {
   const std::atomic<bool>* stop = nullptr;   // checked between levels (on every process)
 };
 
+// Getting the devices ready, before the first level they build.
+struct DeviceSetup {
+  double seconds = 0;  // the devices opened, their programs built, the levels below loaded
+  std::uint64_t pinned_bytes = 0;  // host memory pinned for the level arrays
+  double pinning_seconds = 0;      // of `seconds`, pinning it
+};
+
 // After each level: what was done and how far the whole build is.
 struct LevelDone {
   int level = 0;
@@ -40,6 +47,7 @@ struct LevelDone {
   double least_busy_seconds = 0;      // the device (of this process) busy least building its share
   double most_busy_seconds = 0;       // and the one busy most
   double most_read_seconds = 0;       // the longest a device spent reading its share back
+  DeviceSetup setup;                  // before this level (the first level the devices build)
   std::uint64_t positions_left = 0;   // in the levels above it, up to max_stones
   double elapsed_seconds = 0;         // since the build began
   std::uint64_t built_positions = 0;  // in the levels built (not kept) so far, this one included

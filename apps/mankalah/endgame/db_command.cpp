@@ -30,9 +30,17 @@ void print_level(const LevelDone& done, std::ostream& out) {
     out << "level " << done.level << ": " << done.positions << " positions, kept\n" << std::flush;
     return;
   }
+  char line[256];
+  if (done.setup.seconds > 0) {
+    std::snprintf(line, sizeof line,
+                  "devices ready in %.2f s (lower levels loaded, %.2f GB of host memory pinned for "
+                  "the level arrays in %.2f s)\n",
+                  done.setup.seconds, static_cast<double>(done.setup.pinned_bytes) / 1e9,
+                  done.setup.pinning_seconds);
+    out << line;
+  }
   const double rate = static_cast<double>(done.positions) / std::max(done.seconds, 1e-9);
   std::string details = done.passes > 0 ? ", " + std::to_string(done.passes) + " passes" : "";
-  char line[256];
   if (done.most_busy_seconds > done.least_busy_seconds) {
     std::snprintf(line, sizeof line, ", devices busy %.3f-%.3f s", done.least_busy_seconds,
                   done.most_busy_seconds);
