@@ -23,10 +23,11 @@ stamp() {
 
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 date -u
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 ||
-  { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target cl-mankalah cl-raytracer cl-boids > "$out/build.log" 2>&1 ||
-  { grep -E "error" -A5 "$out/build.log" | head -40; exit 1; }
+# The build's logs stay beside the build unless it fails: the device tool returns 8 files.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build.configure.log" 2>&1 ||
+  { cp "$build.configure.log" "$out/"; tail -30 "$build.configure.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target cl-mankalah cl-raytracer cl-boids > "$build.log" 2>&1 ||
+  { cp "$build.log" "$out/"; grep -E "error" -A5 "$build.log" | head -40; exit 1; }
 echo "built after $(elapsed) s"
 mankalah=$build/apps/mankalah/cl-mankalah
 raytracer=$build/apps/raytracer/cl-raytracer
