@@ -344,4 +344,60 @@ TEST(RaytracerMeshBvh, TraversalOfDeviceTreesFindsWhatTestingEveryTriangleFinds)
       [](const std::vector<Box>& boxes) { return device_builder().build(boxes); }));
 }
 
+// PLOC on the device: the same invariants, a tree that costs less than the linear BVH's by the
+// surface area heuristic, and traversal through it finds what testing every triangle finds.
+raytracer::DeviceMeshBvhBuilder& ploc_builder() {
+  static raytracer::DeviceMeshBvhBuilder builder(clf_test::runtime(), DeviceBvhMethod::ploc);
+  return builder;
+}
+
+// The tree's SAH cost: nodes visited and primitives tested by a ray through the root, counting
+// a node's box by its area relative to the root's (traversal and test costing the same).
+double sah_cost(const SahBvh& bvh) {
+  auto area = [](const RtMeshNode& n) {
+    const float dx = n.bounds_max.x - n.bounds_min.x, dy = n.bounds_max.y - n.bounds_min.y,
+                dz = n.bounds_max.z - n.bounds_min.z;
+    return static_cast<double>(dx * dy + dy * dz + dz * dx);
+  };
+  double cost = 0;
+  for (const RtMeshNode& node : bvh.nodes) cost += area(node) * std::max(node.count, 1);
+  return cost / area(bvh.nodes.front());
+}
+
+TEST(RaytracerMeshBvh, DevicePlocHoldsEveryPrimitiveOnceInBoundedLeaves) {
+  for (std::size_t n : {1u, 2u, 3u, 5u, 100u, 5000u}) {
+    const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
+    const SahBvh bvh = ploc_builder().build(boxes);
+    std::vector<std::uint32_t> seen = check_tree(bvh, boxes, 4);
+    ASSERT_EQ(seen.size(), n);
+    EXPECT_EQ(std::set<std::uint32_t>(seen.begin(), seen.end()).size(), n) << "n = " << n;
+    EXPECT_LE(bvh.depth, 40) << "n = " << n;
+    if (n <= 4) EXPECT_EQ(bvh.nodes.size(), 1u) << "one leaf holds " << n << " primitives";
+  }
+  EXPECT_GE(ploc_builder().rounds(), 1);
+}
+
+TEST(RaytracerMeshBvh, DevicePlocOfCoincidentPrimitivesIsBalanced) {
+  const std::vector<Box> boxes(10000, random_boxes(1, 7)[0]);  // every area the same
+  const SahBvh bvh = ploc_builder().build(boxes);
+  EXPECT_EQ(check_tree(bvh, boxes, 4).size(), boxes.size());
+  EXPECT_LE(bvh.depth, 14);  // pairs merge each round: about log2(10000 / 4)
+  EXPECT_CLF_ERROR(ploc_builder().build({}), "no triangles");
+}
+
+TEST(RaytracerMeshBvh, DevicePlocCostsLessThanTheLinearBvh) {
+  const std::vector<Box> boxes = random_boxes(20000, 11);
+  const double ploc = sah_cost(ploc_builder().build(boxes));
+  const double lbvh = sah_cost(device_builder().build(boxes));
+  const double sah = sah_cost(build_sah_bvh(boxes));
+  EXPECT_LT(ploc, lbvh * 0.95) << "PLOC " << ploc << ", LBVH " << lbvh << ", host SAH " << sah;
+  EXPECT_LT(ploc, sah * 1.15) << "PLOC " << ploc << ", host SAH " << sah;
+}
+
+TEST(RaytracerMeshBvh, TraversalOfDevicePlocTreesFindsWhatTestingEveryTriangleFinds) {
+  expect_traversal_matches_brute_force(build_mesh_geometry(
+      instanced_scene(),
+      [](const std::vector<Box>& boxes) { return ploc_builder().build(boxes); }));
+}
+
 }  // namespace

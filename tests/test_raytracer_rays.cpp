@@ -97,16 +97,21 @@ TEST(RaytracerRays, DeviceBuiltMeshBvhsAgreeWithTheReference) {
   const raytracer::HostScene host(scene);
   const raytracer::RayBatches batches = raytracer::make_ray_batches(host, kWidth, kHeight);
   raytracer::DeviceRenderer renderer(clf_test::runtime());
-  renderer.set_mesh_bvh_builder(raytracer::MeshBvhBuilder::device_lbvh);
-  renderer.set_scene(scene);
-  for (const RayKind kind : {RayKind::primary, RayKind::shadow, RayKind::secondary}) {
-    SCOPED_TRACE(raytracer::ray_kind_name(kind));
-    RayResults ours;
-    renderer.trace_rays(batches.of(kind), 1, &ours);
-    const raytracer::Agreement agreement =
-        raytracer::compare_results(ours, reference_answers(host, batches.of(kind)));
-    EXPECT_TRUE(agreement.acceptable()) << describe(agreement);
+  for (const auto builder :
+       {raytracer::MeshBvhBuilder::device_lbvh, raytracer::MeshBvhBuilder::device_ploc}) {
+    SCOPED_TRACE(raytracer::mesh_bvh_builder_name(builder));
+    renderer.set_mesh_bvh_builder(builder);
+    renderer.set_scene(scene);
+    for (const RayKind kind : {RayKind::primary, RayKind::shadow, RayKind::secondary}) {
+      SCOPED_TRACE(raytracer::ray_kind_name(kind));
+      RayResults ours;
+      renderer.trace_rays(batches.of(kind), 1, &ours);
+      const raytracer::Agreement agreement =
+          raytracer::compare_results(ours, reference_answers(host, batches.of(kind)));
+      EXPECT_TRUE(agreement.acceptable()) << describe(agreement);
+    }
   }
+  EXPECT_EQ(raytracer::parse_mesh_bvh_builder("ploc"), raytracer::MeshBvhBuilder::device_ploc);
 }
 
 TEST(RaytracerRays, AgreementCountsMissesAgainstHitsAndDistantHits) {

@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   rays_app->add_flag("--no-embree", rays.no_embree, "time the device alone");
   rays_app
       ->add_option("--mesh-bvh", rays.mesh_bvh,
-                   "our mesh BVHs: sah (binned SAH on the host) or lbvh (linear BVH on the device)")
+                   "our mesh BVHs: sah (binned SAH on the host), lbvh (linear BVH on the device) "
+                   "or ploc (clustered on the device)")
       ->capture_default_str();
   rays_app->add_option("--json", rays.json, "write the results to this JSON file");
 #if CLF_RAYTRACER_GUI

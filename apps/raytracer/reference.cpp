@@ -20,11 +20,20 @@ RenderMode parse_render_mode(const std::string& text) {
 MeshBvhBuilder parse_mesh_bvh_builder(const std::string& text) {
   if (text == "sah") return MeshBvhBuilder::host_sah;
   if (text == "lbvh") return MeshBvhBuilder::device_lbvh;
-  throw clf::Error("--mesh-bvh: expected sah or lbvh, got '" + text + "'");
+  if (text == "ploc") return MeshBvhBuilder::device_ploc;
+  throw clf::Error("--mesh-bvh: expected sah, lbvh or ploc, got '" + text + "'");
 }
 
 const char* mesh_bvh_builder_name(MeshBvhBuilder builder) {
-  return builder == MeshBvhBuilder::device_lbvh ? "device LBVH" : "host binned SAH";
+  switch (builder) {
+    case MeshBvhBuilder::device_lbvh:
+      return "device LBVH";
+    case MeshBvhBuilder::device_ploc:
+      return "device PLOC";
+    case MeshBvhBuilder::host_sah:
+      break;
+  }
+  return "host binned SAH";
 }
 
 const char* render_mode_name(RenderMode mode) {

@@ -23,10 +23,11 @@ const char* render_mode_name(RenderMode mode);
 int default_depth(RenderMode mode);
 
 // How the renderer builds its mesh BVHs: the host's binned SAH (best to trace; the default for
-// static meshes) or the device's linear BVH (built in a fraction of the time).
-enum class MeshBvhBuilder { host_sah, device_lbvh };
+// static meshes), the device's linear BVH (built in a fraction of the time) or the device's PLOC
+// (between the two: apps/raytracer/device_mesh_bvh.hpp).
+enum class MeshBvhBuilder { host_sah, device_lbvh, device_ploc };
 
-// "sah" or "lbvh" (clf::Error naming the option and the choices otherwise).
+// "sah", "lbvh" or "ploc" (clf::Error naming the option and the choices otherwise).
 MeshBvhBuilder parse_mesh_bvh_builder(const std::string& text);
 const char* mesh_bvh_builder_name(MeshBvhBuilder builder);
 

@@ -61,9 +61,14 @@ std::vector<T> DeviceRenderer::non_empty(const std::vector<T>& values) {
 void DeviceRenderer::set_scene(const Scene& scene) {
   // The mesh BVHs first: a scene they reject (clf::Error) leaves the renderer as it was.
   MeshBvhBuild build_mesh_bvh;
-  if (mesh_bvh_builder_ == MeshBvhBuilder::device_lbvh) {
+  if (mesh_bvh_builder_ != MeshBvhBuilder::host_sah) {
+    const DeviceBvhMethod method = mesh_bvh_builder_ == MeshBvhBuilder::device_ploc
+                                       ? DeviceBvhMethod::ploc
+                                       : DeviceBvhMethod::lbvh;
     // Its kernels compile here, before the build is timed.
-    if (!device_mesh_bvh_) device_mesh_bvh_ = std::make_unique<DeviceMeshBvhBuilder>(runtime_);
+    if (!device_mesh_bvh_ || device_mesh_bvh_->method() != method) {
+      device_mesh_bvh_ = std::make_unique<DeviceMeshBvhBuilder>(runtime_, method);
+    }
     build_mesh_bvh = [this](const std::vector<Box>& boxes) {
       return device_mesh_bvh_->build(boxes);
     };
