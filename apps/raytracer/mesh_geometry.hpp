@@ -23,7 +23,7 @@ struct MeshGeometry {
 };
 
 // Builds one mesh's tree over its triangles' boxes: the host's binned SAH (build_sah_bvh) when
-// none is given, or the device's linear BVH (DeviceMeshBvhBuilder).
+// none is given, or a device build (DeviceMeshBvhBuilder: linear BVH or PLOC).
 using MeshBvhBuild = std::function<SahBvh(const std::vector<Box>&)>;
 
 // Throws clf::Error naming the instance or mesh when one cannot be placed (a singular transform,
