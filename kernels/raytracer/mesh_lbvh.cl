@@ -23,15 +23,7 @@ __kernel void rt_lbvh_leaves(__global const float4* primitive_boxes,
                              __global RtBvhNode* nodes, __global uint* ready) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  const uint primitive = sorted_indices[i];
-  RtBvhNode leaf;
-  leaf.bounds_min = primitive_boxes[2 * primitive];
-  leaf.bounds_max = primitive_boxes[2 * primitive + 1];
-  leaf.left = -1;
-  leaf.right = -1;
-  leaf.parent = -1;
-  leaf.sphere = (int)primitive;
-  nodes[count - 1 + i] = leaf;
+  nodes[count - 1 + i] = rt_box_leaf(primitive_boxes, sorted_indices[i]);
   if (i + 1 < count) ready[i] = 0;
 }
 

@@ -22,14 +22,7 @@ __kernel void rt_ploc_leaves(__global const float4* primitive_boxes,
                              __global float4* cluster_boxes) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  const uint primitive = sorted_indices[i];
-  RtBvhNode leaf;
-  leaf.bounds_min = primitive_boxes[2 * primitive];
-  leaf.bounds_max = primitive_boxes[2 * primitive + 1];
-  leaf.left = -1;
-  leaf.right = -1;
-  leaf.parent = -1;
-  leaf.sphere = (int)primitive;
+  const RtBvhNode leaf = rt_box_leaf(primitive_boxes, sorted_indices[i]);
   nodes[count - 1 + i] = leaf;
   cluster_nodes[i] = (int)(count - 1 + i);
   cluster_boxes[2 * i] = leaf.bounds_min;

@@ -117,4 +117,17 @@ CLF_FUNCTION RtBvhNode rt_leaf_node(RtSphere sphere, cl_int sphere_index) {
   return leaf;
 }
 
+// The leaf of a mesh BVH's primitive (a triangle): its box, the (min, max) pair at
+// primitive_boxes[2 * primitive], and its index in `sphere`.
+CLF_FUNCTION RtBvhNode rt_box_leaf(RT_GLOBAL const cl_float4* primitive_boxes, cl_uint primitive) {
+  RtBvhNode leaf;
+  leaf.bounds_min = primitive_boxes[2 * primitive];
+  leaf.bounds_max = primitive_boxes[2 * primitive + 1];
+  leaf.left = -1;
+  leaf.right = -1;
+  leaf.parent = -1;
+  leaf.sphere = (cl_int)primitive;
+  return leaf;
+}
+
 #endif  // SHARED_RAYTRACER_BVH_BUILD_H
