@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 namespace boids {
@@ -103,29 +105,71 @@ class HostGrid {
   std::vector<cl_float4> sorted_;   // positions in cell order
 };
 
-// Union-find over boid indices, for the groups.
+// Union-find over boid indices, for the groups, safe to link from several threads at once: a root
+// is attached under the lower root by compare-and-swap (retried if another thread attached it
+// first), and paths are halved as they are walked. Parents only ever point lower, so the groups
+// at the end are the same whatever order the links came in.
 class Groups {
  public:
-  explicit Groups(std::size_t n) : parent_(n), groups_(n) {
-    std::iota(parent_.begin(), parent_.end(), std::size_t{0});
+  explicit Groups(std::size_t n) : parent_(n) {
+    for (std::size_t i = 0; i < n; ++i) parent_[i].store(i, std::memory_order_relaxed);
   }
   void link(std::size_t a, std::size_t b) {
-    a = root(a);
-    b = root(b);
-    if (a == b) return;
-    parent_[std::max(a, b)] = std::min(a, b);
-    --groups_;
+    for (;;) {
+      a = root(a);
+      b = root(b);
+      if (a == b) return;
+      std::size_t higher = std::max(a, b);
+      if (parent_[higher].compare_exchange_strong(higher, std::min(a, b))) return;
+    }
   }
-  std::size_t count() const { return groups_; }
+  // Call once every link is made.
+  std::size_t count() const {
+    std::size_t roots = 0;
+    for (std::size_t i = 0; i < parent_.size(); ++i) roots += parent_[i].load() == i ? 1 : 0;
+    return roots;
+  }
 
  private:
   std::size_t root(std::size_t i) {
-    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
-    return i;
+    for (;;) {
+      std::size_t parent = parent_[i].load();
+      if (parent == i) return i;
+      const std::size_t grandparent = parent_[parent].load();
+      if (grandparent != parent) parent_[i].compare_exchange_weak(parent, grandparent);
+      i = grandparent;
+    }
   }
-  std::vector<std::size_t> parent_;
-  std::size_t groups_;
+  std::vector<std::atomic<std::size_t>> parent_;
 };
+
+// The neighbour pass runs in this many pieces of the cell order, on as many threads as there are
+// cores: the pieces' sums are added in piece order, so the figures do not depend on the threads.
+constexpr std::size_t kPieces = 64;
+
+struct NeighbourSums {
+  std::size_t neighbour_pairs = 0;  // ordered pairs
+  std::size_t with_neighbour = 0;
+  double nearest_sum = 0.0;
+};
+
+// Calls body(piece) for pieces 0..kPieces-1 on the machine's cores (on this thread alone for a
+// small flock, where starting threads would cost more than the pass).
+template <typename Body>
+void for_each_piece(std::size_t boids, Body&& body) {
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t piece = next++; piece < kPieces; piece = next++) body(piece);
+  };
+  constexpr std::size_t kBoidsPerThread = 16384;
+  const std::size_t threads =
+      std::min({static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency())),
+                kPieces, std::max<std::size_t>(1, boids / kBoidsPerThread)});
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
 
 }  // namespace
 
@@ -155,31 +199,41 @@ FlockMeasures measure_flock(const State& state, const BoidsRules& rules, float r
   measures.mean_speed = speed_sum / n;
 
   Groups groups(n);
-  std::size_t neighbour_pairs = 0;  // ordered pairs
-  std::size_t with_neighbour = 0;
-  double nearest_sum = 0.0;
+  std::vector<NeighbourSums> pieces(kPieces);
   if (radius > 0.0f) {
     const HostGrid grid(state, rules, radius);
     const double radius2 = static_cast<double>(radius) * radius;
     // Boids by their cell-order index: a fixed order for a given state, so the sums repeat.
-    for (std::size_t i = 0; i < n; ++i) {
-      double nearest2 = std::numeric_limits<double>::infinity();
-      const cl_float4& position = grid.position(i);
-      grid.for_each_candidate(position, [&](std::size_t j) {
-        if (j == i) return;
-        const cl_float4 d = boids_offset(position, grid.position(j), rules);
-        const double d2 = static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y +
-                          static_cast<double>(d.z) * d.z;
-        if (d2 >= radius2) return;
-        ++neighbour_pairs;
-        nearest2 = std::min(nearest2, d2);
-        if (j < i) groups.link(i, j);
-      });
-      if (nearest2 < radius2) {
-        ++with_neighbour;
-        nearest_sum += std::sqrt(nearest2);
+    for_each_piece(n, [&](std::size_t piece) {
+      NeighbourSums sums;  // here, not in `pieces`: threads would share its cache lines
+      for (std::size_t i = piece * n / kPieces; i < (piece + 1) * n / kPieces; ++i) {
+        double nearest2 = std::numeric_limits<double>::infinity();
+        const cl_float4& position = grid.position(i);
+        grid.for_each_candidate(position, [&](std::size_t j) {
+          if (j == i) return;
+          const cl_float4 d = boids_offset(position, grid.position(j), rules);
+          const double d2 = static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y +
+                            static_cast<double>(d.z) * d.z;
+          if (d2 >= radius2) return;
+          ++sums.neighbour_pairs;
+          nearest2 = std::min(nearest2, d2);
+          if (j < i) groups.link(i, j);
+        });
+        if (nearest2 < radius2) {
+          ++sums.with_neighbour;
+          sums.nearest_sum += std::sqrt(nearest2);
+        }
       }
-    }
+      pieces[piece] = sums;
+    });
+  }
+  std::size_t neighbour_pairs = 0;
+  std::size_t with_neighbour = 0;
+  double nearest_sum = 0.0;
+  for (const NeighbourSums& sums : pieces) {
+    neighbour_pairs += sums.neighbour_pairs;
+    with_neighbour += sums.with_neighbour;
+    nearest_sum += sums.nearest_sum;
   }
   measures.mean_neighbours = static_cast<double>(neighbour_pairs) / n;
   measures.mean_nearest_distance =

@@ -1,7 +1,7 @@
 // What a flock looks like at the end of a run, in a few numbers a parameter sweep can compare:
 // how aligned it is, how fast it flies, how crowded it is and into how many groups it fell.
-// Computed on the host from the state in boid order, so the same state gives the same numbers
-// whatever device produced it and however many threads run beside it.
+// Computed on the host, on all its cores in fixed pieces added in a fixed order, so the same
+// state gives the same numbers whatever device produced it and however many threads ran them.
 #pragma once
 
 #include <cstddef>
