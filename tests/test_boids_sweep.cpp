@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <sstream>
 
 #include "apps/boids/flock_measures.hpp"
@@ -94,6 +95,34 @@ TEST(BoidsFlockMeasures, AlignedFlocksAndSeparateGroups) {
   EXPECT_EQ(boids::measure_flock(state, rules, 0.5f).groups, 6u);
   EXPECT_TRUE(std::isnan(boids::measure_flock(state, rules, 0.5f).mean_nearest_distance));
   EXPECT_EQ(boids::measure_flock(state, rules, 0.0f).groups, 6u);
+}
+
+// A flock large enough for the neighbour pass to run on several threads (where the machine has
+// them): 500 chains of 100 boids one unit apart, each chain far from the others, in the boids'
+// order shuffled. Every chain is one group however the threads' links interleave.
+TEST(BoidsFlockMeasures, ChainsOfALargeFlockAreOneGroupEach) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 1000.0f;
+  rules.wrap = 0;
+  constexpr int kChains = 500, kLength = 100;
+  boids::State state;
+  std::vector<int> order(kChains * kLength);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  for (int k : order) {
+    const float x = -950.0f + static_cast<float>(k % kLength);
+    const float y = -950.0f + 4.0f * static_cast<float>(k / kLength);  // chains 4 apart
+    state.position.push_back({{x, y, 0.0f, 0.0f}});
+    state.velocity.push_back({{1.0f, 0.0f, 0.0f, 0.0f}});
+  }
+  const boids::FlockMeasures m = boids::measure_flock(state, rules, 1.5f);
+  EXPECT_EQ(m.groups, static_cast<std::size_t>(kChains));
+  EXPECT_DOUBLE_EQ(m.mean_neighbours, (2.0 * (kLength - 2) + 2.0) / kLength);
+  EXPECT_DOUBLE_EQ(m.mean_nearest_distance, 1.0);
+  EXPECT_DOUBLE_EQ(m.isolated_fraction, 0.0);
+  const boids::FlockMeasures again = boids::measure_flock(state, rules, 1.5f);
+  EXPECT_EQ(again.groups, m.groups);
+  EXPECT_EQ(again.mean_nearest_distance, m.mean_nearest_distance);
 }
 
 TEST(BoidsSweepPlan, ListsAndRangesExpandInOrder) {
