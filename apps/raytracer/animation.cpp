@@ -53,6 +53,7 @@ void render_rank_frames(const RenderCommand& command, const Scene& scene,
                         const RenderSettings& settings, clf::DeviceSet& devices) {
   const clf::ProcessGroup& group = clf::ProcessGroup::world();
   SplitRenderer renderer(devices);
+  renderer.set_mesh_bvh_builder(parse_mesh_bvh_builder(command.mesh_bvh));
   renderer.set_scene(scene);
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t done = 0;

@@ -53,10 +53,12 @@ std::vector<cl_uint> render_on_device(const RenderCommand& command, const Scene&
                                       const RenderSettings& settings, clf::DeviceSet& devices,
                                       json& stats) {
   SplitRenderer renderer(devices);
+  renderer.set_mesh_bvh_builder(parse_mesh_bvh_builder(command.mesh_bvh));
   renderer.set_scene(scene);
   if (renderer.instance_count() > 0) {
     std::cout << "meshes: " << renderer.stored_triangles() << " triangles stored, "
-              << renderer.instance_count() << " instances; BVHs built on the host in "
+              << renderer.instance_count() << " instances; BVHs by "
+              << mesh_bvh_builder_name(renderer.front().mesh_bvh_builder()) << " in "
               << fixed(renderer.mesh_build_ms()) << " ms\n";
   }
   const clf::Runtime& runtime = devices.front();
@@ -106,6 +108,7 @@ int run_render(const RenderCommand& command, clf::DeviceSet* devices) {
     throw clf::Error("--frames: must be >= 1, got " + std::to_string(command.frames));
   if (command.animation < 0)
     throw clf::Error("--animation: must be >= 1 frames, got " + std::to_string(command.animation));
+  parse_mesh_bvh_builder(command.mesh_bvh);  // a bad name fails before the scene loads
   const Scene scene = open_scene(command.scene);
   RenderSettings settings;
   settings.mode = parse_render_mode(command.mode);

@@ -22,7 +22,8 @@ struct RenderCommand {
   bool rebuild_bvh = false;           // rebuild the BVH every frame (as if the spheres moved)
   std::string out = "raytracer.png";  // with animation: a pattern with one %d (animation.hpp)
   std::string json;                   // per-frame statistics as JSON
-  int animation = 0;  // > 0: an orbit of this many frames, spread across the MPI ranks
+  int animation = 0;             // > 0: an orbit of this many frames, spread across the MPI ranks
+  std::string mesh_bvh = "sah";  // how the devices' mesh BVHs are built (parse_mesh_bvh_builder)
 };
 
 struct BenchCommand {
@@ -39,7 +40,7 @@ struct RaysCommand {
   int repeat = 5;        // timed runs per tracer and kind (after one warm-up); medians reported
   unsigned threads = 0;  // Embree's host threads; 0: every hardware thread
   bool no_embree = false;
-  std::string mesh_bvh = "sah";  // our mesh BVHs: sah (host) or lbvh (device)
+  std::string mesh_bvh = "sah";  // our mesh BVHs: sah (host), lbvh or ploc (device)
   std::string json;
 };
 

@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
   render_app->add_option("--animation", render.animation,
                          "N: an orbit of N frames about the camera's target, one PNG each "
                          "(--frames accumulated per frame); under mpirun spread across the ranks");
+  render_app
+      ->add_option("--mesh-bvh", render.mesh_bvh,
+                   "how the devices build the mesh BVHs: sah (binned SAH on the host; best to "
+                   "trace), lbvh or ploc (on the device; quicker to build for large meshes)")
+      ->capture_default_str();
   render_app->add_flag("--reference", render.reference, "render with the CPU reference renderer");
   render_app->add_flag("--brute", render.brute, "test every sphere instead of using the BVH");
   render_app->add_flag("--no-shadows", render.no_shadows, "no shadow rays");

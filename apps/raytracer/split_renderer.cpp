@@ -54,6 +54,9 @@ void SplitRenderer::for_each_renderer(const std::function<void(DeviceRenderer&)>
                        [&](std::size_t i, clf::Runtime& /*runtime*/) { body(*renderers_[i]); });
 }
 
+void SplitRenderer::set_mesh_bvh_builder(MeshBvhBuilder builder) {
+  for (auto& r : renderers_) r->set_mesh_bvh_builder(builder);
+}
 void SplitRenderer::set_scene(const Scene& scene) {
   for_each_renderer([&](DeviceRenderer& r) { r.set_scene(scene); });
 }

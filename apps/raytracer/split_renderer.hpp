@@ -30,6 +30,7 @@ class SplitRenderer {
   explicit SplitRenderer(const clf::DeviceSet& devices, const std::string& build_options = "");
 
   // As DeviceRenderer's, on every device.
+  void set_mesh_bvh_builder(MeshBvhBuilder builder);
   void set_scene(const Scene& scene);
   void set_lights(const std::vector<RtLight>& lights);
   void set_camera(const CameraView& camera);
