@@ -240,17 +240,19 @@ void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange r
   timings.secondary_rays = counter(2);
 }
 
-std::vector<cl_float4> DeviceRenderer::accumulation_rows(clf::WorkRange rows) const {
-  if (!accumulation_) throw clf::Error("DeviceRenderer::accumulation_rows: nothing rendered yet");
-  std::vector<cl_float4> sums(rows.size() * image_width_);
+void DeviceRenderer::read_accumulation_rows(clf::WorkRange rows,
+                                            clf::PinnedVector<cl_float4>& sums) const {
+  if (!accumulation_) {
+    throw clf::Error("DeviceRenderer::read_accumulation_rows: nothing rendered yet");
+  }
+  sums.resize(rows.size() * image_width_);
   accumulation_->read_range(rows.begin * image_width_, sums.data(), sums.size());
-  return sums;
 }
 
-void DeviceRenderer::set_accumulation_rows(clf::WorkRange rows,
-                                           const std::vector<cl_float4>& sums) {
+void DeviceRenderer::write_accumulation_rows(clf::WorkRange rows,
+                                             const clf::PinnedVector<cl_float4>& sums) {
   if (!accumulation_ || sums.size() != rows.size() * image_width_) {
-    throw clf::Error("DeviceRenderer::set_accumulation_rows: " + std::to_string(sums.size()) +
+    throw clf::Error("DeviceRenderer::write_accumulation_rows: " + std::to_string(sums.size()) +
                      " sums for " + std::to_string(rows.size()) + " rows");
   }
   accumulation_->write_range(rows.begin * image_width_, sums.data(), sums.size());

@@ -91,10 +91,11 @@ class DeviceRenderer {
                            cl_uint* image);
   // Whether render(settings, accumulate) would add to the image so far rather than start over.
   bool continues_accumulation(const RenderSettings& settings, bool accumulate) const;
-  // The running sums of the accumulated frames in rows [rows.begin, rows.end) (width x rows),
-  // and setting them: a split that moves while a view accumulates hands rows between devices.
-  std::vector<cl_float4> accumulation_rows(clf::WorkRange rows) const;
-  void set_accumulation_rows(clf::WorkRange rows, const std::vector<cl_float4>& sums);
+  // The running sums of the accumulated frames in rows [rows.begin, rows.end) copied into `sums`
+  // (resized to width x rows), and back from it: a split that moves while a view accumulates
+  // hands rows between devices, through pinned memory.
+  void read_accumulation_rows(clf::WorkRange rows, clf::PinnedVector<cl_float4>& sums) const;
+  void write_accumulation_rows(clf::WorkRange rows, const clf::PinnedVector<cl_float4>& sums);
   // The last frame's pixels, already on the host after render().
   const Image& image() const;
   // The accumulated frames' average before display (linear radiance), read back from the device.

@@ -42,7 +42,8 @@ SplitRenderer::SplitRenderer(const clf::DeviceSet& devices, const std::string& b
     : devices_(devices),
       renderers_(devices.size()),
       balancer_(devices.size()),
-      image_(clf::pinned_vector<cl_uint>(devices.front())) {
+      image_(clf::pinned_vector<cl_uint>(devices.front())),
+      handed_rows_(clf::pinned_vector<cl_float4>(devices.front())) {
   // Each device compiles its kernels on its own thread.
   clf::for_each_device(devices_, [&](std::size_t i, clf::Runtime& runtime) {
     renderers_[i] = std::make_unique<DeviceRenderer>(runtime, build_options);
@@ -132,7 +133,8 @@ void SplitRenderer::hand_over_rows(const std::vector<clf::WorkRange>& old_split,
       if (from == to) continue;
       const clf::WorkRange rows = overlap(new_split[to], old_split[from]);
       if (rows.empty()) continue;
-      renderers_[to]->set_accumulation_rows(rows, renderers_[from]->accumulation_rows(rows));
+      renderers_[from]->read_accumulation_rows(rows, handed_rows_);
+      renderers_[to]->write_accumulation_rows(rows, handed_rows_);
     }
   }
 }

@@ -64,8 +64,9 @@ class SplitRenderer {
   const clf::DeviceSet& devices_;
   std::vector<std::unique_ptr<DeviceRenderer>> renderers_;
   clf::SpeedBalancer balancer_;
-  std::vector<clf::WorkRange> split_;  // the last frame's rows per device
-  Image image_;                        // the split frames' image
+  std::vector<clf::WorkRange> split_;         // the last frame's rows per device
+  Image image_;                               // the split frames' image
+  clf::PinnedVector<cl_float4> handed_rows_;  // accumulation on its way between devices
   std::vector<DeviceShare> shares_;
 };
 
