@@ -10,6 +10,7 @@
 
 #include "apps/mankalah/cpu_search.hpp"
 #include "apps/mankalah/gpu_search.hpp"
+#include "framework/stopwatch.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -153,8 +154,7 @@ TEST(MankalahSearch, EnginesKeepToTheirTimeBudget) {
     limits.time_ms = 150;
     const auto t0 = std::chrono::steady_clock::now();
     const SearchResult result = engine->search(start, limits);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms = clf::milliseconds_since(t0);
     EXPECT_LE(ms, 150 + 25) << name;
     EXPECT_GE(result.depth, 2) << name;
     EXPECT_TRUE(kalah_is_legal(&start, result.move)) << name;
@@ -174,8 +174,7 @@ TEST(MankalahSearch, SearchStopsWhenCancelled) {
   const auto t0 = std::chrono::steady_clock::now();
   const SearchResult result = engine.search(kalah_start(KALAH_TOP), limits);
   canceller.join();
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double ms = clf::milliseconds_since(t0);
   EXPECT_LT(ms, 200);
   EXPECT_GE(result.move, 7);
 }

@@ -14,6 +14,7 @@
 #include "framework/primitives/compact.hpp"
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/scan_reference.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace {
 
@@ -45,8 +46,7 @@ template <typename Call>
 double milliseconds(Call call) {
   const auto start = std::chrono::steady_clock::now();
   call();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  return clf::milliseconds_since(start);
 }
 
 // Largest n with `buffers` arrays of n elements of `bytes` each (a quarter of the device memory

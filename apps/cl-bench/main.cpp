@@ -22,6 +22,7 @@
 #include "framework/cli.hpp"
 #include "framework/device.hpp"
 #include "framework/device_set.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace {
 
@@ -213,9 +214,7 @@ std::vector<bench::Record> run_cases(clf::Runtime& runtime, const Options& optio
       records.push_back(std::move(record));
     }
     bench_case.reset();  // frees its device buffers before the next case allocates
-    progress.case_done(
-        label, case_sizes.size(), not_ok,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - case_start).count());
+    progress.case_done(label, case_sizes.size(), not_ok, clf::seconds_since(case_start));
   }
   progress.clear();
   return records;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "framework/clf.hpp"
+#include "framework/stopwatch.hpp"
 #include "shared/cl-info/selftest.h"
 
 namespace cl_info {
@@ -42,8 +43,7 @@ CheckResult check_saxpy(clf::Runtime& runtime) {
   saxpy(clf::Range::linear(n, 256), 2.0f, device_x, device_y, n);
   saxpy(clf::Range::linear(n, 256), 2.0f, device_x, device_y, n);
   const std::vector<float>& result = device_y.host();
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms = clf::milliseconds_since(start);
   std::size_t wrong = 0;
   for (cl_uint i = 0; i < n; ++i) {
     const float expected = 2.0f * x[i] + (2.0f * x[i] + y[i]);

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <memory>
 
+#include "framework/stopwatch.hpp"
+
 namespace clf::gtk {
 
 namespace {
@@ -61,9 +63,7 @@ bool events_enabled() { return event_file() != nullptr; }
 void log_event(const char* event, std::initializer_list<EventField> fields) {
   EventFile* file = event_file();
   if (file == nullptr) return;
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - file->start)
-          .count();
+  const double ms = clf::milliseconds_since(file->start);
   std::string line = "{\"t\":" + EventField("t", ms).json + ",\"event\":" + json_string(event);
   for (const EventField& field : fields) line += "," + json_string(field.name) + ":" + field.json;
   file->out << line << "}\n" << std::flush;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "framework/stopwatch.hpp"
+
 namespace clf::gtk {
 
 namespace {
@@ -43,9 +45,7 @@ void RenderWatch::on_before_paint(GdkFrameClock*, gpointer data) {
 
 void RenderWatch::on_after_paint(GdkFrameClock*, gpointer data) {
   auto* watch = static_cast<RenderWatch*>(data);
-  watch->last_paint_ms_ = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - watch->paint_started_)
-                              .count();
+  watch->last_paint_ms_ = clf::milliseconds_since(watch->paint_started_);
   watch->recent_ms_[watch->frames_ % kFramesToJudge] = watch->last_paint_ms_;
   ++watch->frames_;
   if (!watch->judged_ && watch->frames_ >= 2 * kFramesToJudge) watch->judge();

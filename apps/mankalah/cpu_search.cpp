@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "apps/mankalah/minimax_core.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace mankalah {
 
@@ -18,10 +19,7 @@ bool StopClock::check() {
   return stopped_;
 }
 
-double StopClock::elapsed_ms() const {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
-      .count();
-}
+double StopClock::elapsed_ms() const { return clf::milliseconds_since(start_); }
 
 double StopClock::remaining_ms() const {
   if (time_ms_ <= 0) return std::numeric_limits<double>::infinity();
@@ -174,8 +172,7 @@ SearchResult BonzoEngine::search(const KalahBoard& board, const SearchLimits&) {
   } else {
     result.score = kalah_final_value(&board);
   }
-  result.ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  result.ms = clf::milliseconds_since(start);
   return result;
 }
 

@@ -21,14 +21,13 @@
 #include "apps/mankalah/gui.hpp"
 #include "apps/mankalah/gui_engine_host.hpp"
 #include "apps/mankalah/session.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace mankalah {
 
 using Clock = std::chrono::steady_clock;
 
-inline double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+inline double ms_since(Clock::time_point start) { return clf::milliseconds_since(start); }
 
 inline const int kTimeChoicesMs[] = {100, 250, 500, 1000, 2000, 5000, 10000};
 // A chained AI turn (extra moves) is shown move by move, this far apart.

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "apps/mankalah/game.hpp"
+#include "framework/stopwatch.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah {
@@ -110,10 +111,7 @@ PerfectEngine::~PerfectEngine() {
 
 SearchResult PerfectEngine::search(const KalahBoard& board, const SearchLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
-  auto elapsed_ms = [&start] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-  };
+  auto elapsed_ms = [&start] { return clf::milliseconds_since(start); };
   if (kalah_is_over(&board)) {
     SearchResult over;
     over.score = kalah_final_value(&board);

@@ -12,6 +12,7 @@
 #include "apps/raytracer/split_renderer.hpp"
 #include "framework/error.hpp"
 #include "framework/process_group.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -66,9 +67,7 @@ void render_rank_frames(const RenderCommand& command, const Scene& scene,
     }
     done += group.sum(frame < command.animation ? 1 : 0);
     if (group.is_root()) {
-      print_progress(
-          done, command.animation, group.size(),
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      print_progress(done, command.animation, group.size(), clf::seconds_since(start));
     }
   }
 }

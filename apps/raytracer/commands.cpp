@@ -12,6 +12,7 @@
 #include "apps/raytracer/split_renderer.hpp"
 #include "framework/error.hpp"
 #include "framework/process_group.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -38,8 +39,7 @@ std::vector<cl_uint> render_on_host(const RenderCommand& command, const Scene& s
             << ")\n";
   const auto start = std::chrono::steady_clock::now();
   std::vector<cl_uint> image = render_reference(scene, settings, 0, command.frames);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms = clf::milliseconds_since(start);
   std::cout << command.frames << (command.frames == 1 ? " frame: " : " frames: ") << fixed(ms)
             << " ms\n";
   stats["renderer"] = "reference";

@@ -9,6 +9,7 @@
 
 #include "apps/raytracer/parallel_chunks.hpp"
 #include "framework/error.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -349,8 +350,7 @@ EmbreeTracer::EmbreeTracer(const HostScene& scene, unsigned threads)
   rtcSetDeviceErrorFunction(impl_->device, record_error, &impl_->errors);
   const auto start = std::chrono::steady_clock::now();
   impl_->build(scene);
-  impl_->build_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  impl_->build_ms = clf::milliseconds_since(start);
 }
 
 EmbreeTracer::~EmbreeTracer() = default;
@@ -398,8 +398,7 @@ double EmbreeTracer::trace(const RayBatch& batch, int packet, RayResults* result
       if (packet == 16) impl.nearest<16>(batch, begin, end, hits);
     }
   });
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  return clf::milliseconds_since(start);
 }
 
 }  // namespace raytracer

@@ -7,6 +7,7 @@
 #include "apps/raytracer/renderer.hpp"
 #include "framework/error.hpp"
 #include "framework/sources.hpp"
+#include "framework/stopwatch.hpp"
 
 namespace raytracer {
 
@@ -51,8 +52,7 @@ std::vector<double> DeviceRenderer::trace_rays(const RayBatch& batch, int repeat
     const auto start = std::chrono::steady_clock::now();
     const clf::Event event = occlusion ? launch(occluded) : launch(hits);
     event.wait();
-    const double wall_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double wall_ms = clf::milliseconds_since(start);
     milliseconds.push_back(runtime_.span_ms({event}, wall_ms));
   }
   results->hits = occlusion ? std::vector<RtHit>{} : hits.host();

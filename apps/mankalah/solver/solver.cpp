@@ -8,6 +8,7 @@
 
 #include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/engine.hpp"
+#include "framework/stopwatch.hpp"
 #include "shared/mankalah/kalah_endgame.h"
 
 namespace mankalah::solver {
@@ -285,9 +286,8 @@ bool Solver::run_mtdf(const KalahBoard& board, int guess, SolveResult* result, c
       my_lower = lower;
       my_upper = upper;
       if (variant == 0 && report && progress_) {
-        progress_(
-            SolveProgress{lower, upper, result->nodes + search.nodes(),
-                          std::chrono::duration<double, std::milli>(Clock::now() - start).count()});
+        progress_(SolveProgress{lower, upper, result->nodes + search.nodes(),
+                                clf::milliseconds_since(start)});
       }
     }
     std::lock_guard<std::mutex> lock(mutex);
@@ -387,7 +387,7 @@ SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
       result.upper = std::min(result.upper, known.upper);
     }
   }
-  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  result.ms = clf::milliseconds_since(start);
   return result;
 }
 
