@@ -82,6 +82,38 @@ void check_settings(const DatabaseBuild& build) {
   }
 }
 
+// Opens the devices for a build whose first level to build is n: the split builder, given levels
+// 0..n-1 (`lower`: their values on process 0, null elsewhere), and the two arrays levels are built
+// into in turn, each pinned once for the largest level it will hold.
+DeviceSetup start_devices(const DatabaseBuild& build, int n,
+                          const std::vector<const cl_char*>& lower,
+                          std::unique_ptr<SplitLevelBuilder>& gpu,
+                          std::vector<LevelValues>& level_arrays) {
+  DeviceSetup setup;
+  const auto start = std::chrono::steady_clock::now();
+  gpu = std::make_unique<SplitLevelBuilder>(build.devices(), build.group, build.max_stones);
+  for (const cl_char* values : lower) gpu->add_next(values);
+  const auto pin_start = std::chrono::steady_clock::now();
+  for (int slot = 0; slot < 2; ++slot) level_arrays.push_back(gpu->new_level_values());
+  for (int m = std::max(n, build.max_stones - 1); m <= build.max_stones; ++m) {
+    level_arrays[static_cast<std::size_t>(m % 2)].reserve(kalah_endgame_level_size(m));
+    setup.pinned_bytes += kalah_endgame_level_size(m);
+  }
+  setup.pinning_seconds = seconds_since(pin_start);
+  setup.seconds = seconds_since(start);
+  return setup;
+}
+
+// The devices' times in the level just built, into its report.
+void add_device_times(const SplitLevelBuilder& gpu, LevelDone& done) {
+  const SplitLevelBuilder::Times& times = gpu.last_times();
+  const std::vector<double>& busy = times.device_seconds;
+  done.least_busy_seconds = *std::min_element(busy.begin(), busy.end());
+  done.most_busy_seconds = *std::max_element(busy.begin(), busy.end());
+  done.most_read_seconds = *std::max_element(times.read_seconds.begin(), times.read_seconds.end());
+  done.exchange_seconds = times.exchange_seconds;
+}
+
 }  // namespace
 
 double seconds_left(const LevelDone& done) {
@@ -136,20 +168,11 @@ bool build_database(const DatabaseBuild& build,
     // A damaged file is rebuilt too: its message came first.
     DeviceSetup setup;
     if (build.builder == "gpu" && !gpu) {
-      const auto setup_start = std::chrono::steady_clock::now();
-      gpu = std::make_unique<SplitLevelBuilder>(build.devices(), build.group, last);
-      for (int m = 0; m < n; ++m) {
-        gpu->add_next(root ? files.finish()[static_cast<std::size_t>(m)].values() : nullptr);
+      std::vector<const cl_char*> lower(static_cast<std::size_t>(n), nullptr);
+      if (root) {
+        for (std::size_t m = 0; m < lower.size(); ++m) lower[m] = files.finish()[m].values();
       }
-      // Each slot pinned once, for the largest level it will hold (levels alternate).
-      const auto pin_start = std::chrono::steady_clock::now();
-      for (int slot = 0; slot < 2; ++slot) device_values.push_back(gpu->new_level_values());
-      for (int m = std::max(n, last - 1); m <= last; ++m) {
-        device_values[static_cast<std::size_t>(m % 2)].reserve(kalah_endgame_level_size(m));
-        setup.pinned_bytes += kalah_endgame_level_size(m);
-      }
-      setup.pinning_seconds = seconds_since(pin_start);
-      setup.seconds = seconds_since(setup_start);
+      setup = start_devices(build, n, lower, gpu, device_values);
     }
     const auto level_start = std::chrono::steady_clock::now();
     // The slot level n - 2 used: its write ended when level n - 1's began.
@@ -173,15 +196,7 @@ bool build_database(const DatabaseBuild& build,
     done.seconds = seconds;
     done.passes = passes;
     done.setup = setup;
-    if (gpu) {
-      const SplitLevelBuilder::Times& times = gpu->last_times();
-      const std::vector<double>& busy = times.device_seconds;
-      done.least_busy_seconds = *std::min_element(busy.begin(), busy.end());
-      done.most_busy_seconds = *std::max_element(busy.begin(), busy.end());
-      done.most_read_seconds =
-          *std::max_element(times.read_seconds.begin(), times.read_seconds.end());
-      done.exchange_seconds = times.exchange_seconds;
-    }
+    if (gpu) add_device_times(*gpu, done);
     on_level(done);
   }
   if (root) files.finish();
