@@ -57,6 +57,17 @@ std::string describe_argument(const detail::LaunchArgument& argument) {
   return type + " (a scalar of " + std::to_string(argument.size) + " bytes)";
 }
 
+// The driver's CL_KERNEL_WORK_GROUP_SIZE, or the kernel's reqd_work_group_size where that is
+// larger and within the device's limit. A compiler that accepts the attribute builds the kernel
+// for that size (NVIDIA's emits .reqntid, which bounds the registers to fit), while NVIDIA's
+// driver reports 256 for every kernel, the attribute's 512 or 1024 included, and runs them.
+std::size_t largest_work_group(const cl::Kernel& kernel, const DeviceInfo& device) {
+  const std::size_t reported = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device);
+  const auto required = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device.device);
+  const std::size_t declared = required[0] * required[1] * required[2];
+  return declared > reported && declared <= device.max_work_group_size ? declared : reported;
+}
+
 }  // namespace
 
 Range Range::linear(std::size_t n, std::size_t local) {
@@ -104,8 +115,7 @@ CLKernel::CLKernel(Runtime& runtime, const Source& source, const std::string& na
   cl_int status = CL_SUCCESS;
   kernel_ = cl::Kernel(program_->handle(), name.c_str(), &status);
   check(status, "clCreateKernel", {name, runtime.device_name(), ""});
-  max_work_group_size_ =
-      kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime.device().device);
+  max_work_group_size_ = largest_work_group(kernel_, runtime.device());
 }
 
 CLKernel::CLKernel(const Source& source, const std::string& name, const std::string& options)

@@ -103,7 +103,8 @@ class CLKernel {
   const std::string& name() const { return name_; }
   const KernelInfo& info() const { return *info_; }
   Runtime& runtime() const { return *runtime_; }
-  // The largest work-group this kernel can run with on this device.
+  // The largest work-group this kernel can run with on this device: the driver's report, or the
+  // kernel's reqd_work_group_size where that is larger and the device allows it.
   std::size_t max_work_group_size() const;
   // The work-group size multiple the device prefers (warp or SIMD width).
   std::size_t preferred_work_group_multiple() const;

@@ -156,6 +156,32 @@ TEST(KernelArgs, LaunchErrorsNameCallKernelAndDevice) {
                    "global 10, local 4", "multiple of the local size");
 }
 
+// NVIDIA's driver reports a CL_KERNEL_WORK_GROUP_SIZE of 256 for every kernel; a kernel that
+// declares 512 work-items is compiled for them and must be launchable with them.
+TEST(KernelArgs, RequiredWorkGroupSizeIsTrusted) {
+  if (runtime().device().max_work_group_size < 512) GTEST_SKIP() << "device allows fewer than 512";
+  const clf::Source wide = clf::inline_source("wide_group.cl", R"(
+__kernel __attribute__((reqd_work_group_size(512, 1, 1)))
+void reverse_512(__global const int* in, __global int* out) {
+  __local int scratch[512];
+  const uint lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[511 - lid];
+}
+)");
+  clf::CLKernel reverse(runtime(), wide, "reverse_512");
+  EXPECT_GE(reverse.max_work_group_size(), 512U);
+  const int n = 512 * 3;
+  std::vector<int> values(n);
+  for (int i = 0; i < n; ++i) values[i] = i * 7;
+  clf::Buffer<int> in(runtime(), values);
+  clf::Buffer<int> out(runtime(), n);
+  reverse(clf::Range::linear(n, 512), in, clf::write_only(out));
+  runtime().finish();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], ((i / 512) * 512 + 511 - i % 512) * 7) << i;
+}
+
 TEST(KernelArgs, SafeToCallFromSeveralThreads) {
   clf::CLKernel scale(runtime(), source(), "scale");
   constexpr int kThreads = 4;
