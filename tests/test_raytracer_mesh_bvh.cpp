@@ -10,6 +10,7 @@
 #include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/procedural_mesh.hpp"
+#include "apps/raytracer/render_settings.hpp"
 #include "apps/raytracer/sah_bvh.hpp"
 #include "framework/error.hpp"
 #include "test_support.hpp"
@@ -232,8 +233,8 @@ TEST(RaytracerMeshBvh, FlattenedTreesPointWhereTheyShould) {
 RtHit nearest(const MeshGeometry& g, cl_float4 origin, cl_float4 direction, bool use_bvh) {
   const RtHit none = rt_no_hit(RT_INFINITY);
   const cl_uint n = static_cast<cl_uint>(g.instances.size());
-  return use_bvh ? rt_instances_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n,
-                                    origin, direction, none, 0)
+  return use_bvh ? rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n, nullptr,
+                                nullptr, origin, direction, none, 0)
                  : rt_instances_brute(g.instances.data(), g.triangles.data(), n, origin, direction,
                                       none, 0);
 }
@@ -285,12 +286,77 @@ TEST(RaytracerMeshBvh, EveryTriangleIsReachable) {
       nodes[0] = nodes[instance.root];
       nodes[0].first = 0;
       nodes[0].count = 1;
-      const RtHit hit = rt_instances_bvh(nodes.data(), &identity, g.triangles.data(), 1, origin,
-                                         direction, rt_no_hit(RT_INFINITY), 0);
+      const RtHit hit = rt_scene_bvh(nodes.data(), &identity, g.triangles.data(), 1, nullptr,
+                                     nullptr, origin, direction, rt_no_hit(RT_INFINITY), 0);
       ASSERT_EQ(hit.kind, RT_HIT_TRIANGLE) << "instance " << k << " triangle " << t;
       EXPECT_LE(hit.t, 0.0501f) << "instance " << k << " triangle " << t;
     }
   }
+}
+
+// The instanced scene with spheres among its meshes, some inside a mesh's box.
+Scene instanced_scene_with_spheres() {
+  Scene scene = instanced_scene();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> spread(-1, 1);
+  for (int i = 0; i < 60; ++i) {
+    const cl_float4 centre = rt_vec(spread(rng) * 4, spread(rng) * 3, 7 + spread(rng) * 4);
+    scene.spheres.push_back({{centre.x, centre.y, centre.z, 0.2f + 0.3f * (spread(rng) + 1)}, 0});
+  }
+  return scene;
+}
+
+// Spheres and triangles in one tree: the spheres are one leaf of the instance BVH, and rays
+// through it find what testing every sphere and every triangle finds, nearest and any hit.
+TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
+  const Scene scene = instanced_scene_with_spheres();
+  const MeshGeometry g = build_mesh_geometry(scene);
+  ASSERT_TRUE(g.sphere_leaf);
+  EXPECT_FALSE(build_mesh_geometry(instanced_scene()).sphere_leaf);
+  int sphere_leaves = 0;
+  walk_tree(g, 0, [&](const RtMeshNode& node) {
+    if (node.count != RT_MESH_NODE_SPHERES) return;
+    ++sphere_leaves;
+    for (const RtSphere& sphere : scene.spheres) {
+      const cl_float4 c = sphere.center_radius;
+      EXPECT_TRUE(contains(node, rt_vec(c.x - c.w, c.y - c.w, c.z - c.w),
+                           rt_vec(c.x + c.w, c.y + c.w, c.z + c.w)));
+    }
+  });
+  EXPECT_EQ(sphere_leaves, 1);
+
+  const std::vector<RtBvhNode> sphere_nodes = build_bvh_reference(scene.spheres);
+  const cl_uint instances = static_cast<cl_uint>(g.instances.size());
+  const cl_uint spheres = static_cast<cl_uint>(scene.spheres.size());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> spread(-1, 1);
+  int sphere_hits = 0;
+  int triangle_hits = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const cl_float4 origin = rt_vec(spread(rng) * 4, spread(rng) * 4, spread(rng) * 2);
+    const cl_float4 direction = rt_normalize(rt_vec(spread(rng) * 0.6f, spread(rng) * 0.6f, 1));
+    for (const cl_int any_hit : {0, 1}) {
+      const RtHit none = rt_no_hit(RT_INFINITY);
+      const RtHit tree =
+          rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), instances,
+                       sphere_nodes.data(), scene.spheres.data(), origin, direction, none, any_hit);
+      RtHit brute = rt_spheres_brute(scene.spheres.data(), spheres, origin, direction, none, 0);
+      brute = rt_instances_brute(g.instances.data(), g.triangles.data(), instances, origin,
+                                 direction, brute, 0);
+      if (any_hit) {
+        ASSERT_EQ(tree.kind == RT_HIT_NONE, brute.kind == RT_HIT_NONE) << "ray " << i;
+        continue;
+      }
+      ASSERT_EQ(tree.kind, brute.kind) << "ray " << i;
+      ASSERT_EQ(tree.t, brute.t) << "ray " << i;
+      ASSERT_EQ(tree.index, brute.index) << "ray " << i;
+      ASSERT_EQ(tree.instance, brute.instance) << "ray " << i;
+      sphere_hits += tree.kind == RT_HIT_SPHERE;
+      triangle_hits += tree.kind == RT_HIT_TRIANGLE;
+    }
+  }
+  EXPECT_GT(sphere_hits, 300);
+  EXPECT_GT(triangle_hits, 1000);
 }
 
 TEST(RaytracerMeshBvh, BadInstancesNameWhatIsWrong) {

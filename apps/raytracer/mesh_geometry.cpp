@@ -1,8 +1,10 @@
 // build_mesh_geometry: mesh BVHs first (each mesh once), then the instance BVH over the
-// instances' world boxes, then both in one node array with the instance BVH at node 0.
+// instances' world boxes (and the spheres' box), then both in one node array with the instance
+// BVH at node 0.
 #include "apps/raytracer/mesh_geometry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "apps/raytracer/sah_bvh.hpp"
@@ -119,6 +121,30 @@ void append_textures(const Scene& scene, MeshGeometry& geometry) {
   }
 }
 
+Box spheres_box(const std::vector<RtSphere>& spheres) {
+  Box box;
+  for (const RtSphere& sphere : spheres) {
+    const cl_float4 c = sphere.center_radius;
+    const float lo[3] = {c.x - c.w, c.y - c.w, c.z - c.w};
+    const float hi[3] = {c.x + c.w, c.y + c.w, c.z + c.w};
+    box.extend(lo);
+    box.extend(hi);
+  }
+  return box;
+}
+
+// The spheres' leaf: their box, a few ulps larger than the one the device's BVH build computes
+// from the same spheres, so that the leaf never culls a ray their BVH would hit.
+Box sphere_leaf_box(const std::vector<RtSphere>& spheres) {
+  Box box = spheres_box(spheres);
+  for (int axis = 0; axis < 3; ++axis) {
+    const float margin = 1e-5f * std::max(std::fabs(box.min[axis]), std::fabs(box.max[axis]));
+    box.min[axis] -= margin;
+    box.max[axis] += margin;
+  }
+  return box;
+}
+
 }  // namespace
 
 std::size_t placed_triangle_count(const Scene& scene) {
@@ -131,13 +157,7 @@ std::size_t placed_triangle_count(const Scene& scene) {
 
 Box scene_bounds(const Scene& scene) {
   Box bounds;
-  for (const RtSphere& sphere : scene.spheres) {
-    const cl_float4 c = sphere.center_radius;
-    const float lo[3] = {c.x - c.w, c.y - c.w, c.z - c.w};
-    const float hi[3] = {c.x + c.w, c.y + c.w, c.z + c.w};
-    bounds.extend(lo);
-    bounds.extend(hi);
-  }
+  if (!scene.spheres.empty()) bounds = spheres_box(scene.spheres);
   std::vector<Box> mesh_boxes(scene.meshes.size());
   for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
     for (const RtTriangle& t : scene.meshes[i]->triangles) mesh_boxes[i].extend(triangle_box(t));
@@ -180,10 +200,14 @@ MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_m
     instance_boxes.push_back(transformed_box(instance.transform, m.bounds));
   }
   if (instances.empty()) return geometry;
+  // The spheres take one more leaf: their own BVH, which the renderer builds on the device.
+  const std::uint32_t sphere_leaf = static_cast<std::uint32_t>(instances.size());
+  if (!scene.spheres.empty()) instance_boxes.push_back(sphere_leaf_box(scene.spheres));
+  geometry.sphere_leaf = !scene.spheres.empty();
 
   SahOptions one_per_leaf;
   one_per_leaf.max_leaf_size = 1;
-  const SahBvh top = build_sah_bvh(instance_boxes, one_per_leaf);
+  SahBvh top = build_sah_bvh(instance_boxes, one_per_leaf);
   geometry.instance_depth = top.depth;
   if (geometry.instance_depth + 1 + geometry.mesh_depth > RT_MESH_STACK_SIZE) {
     throw clf::Error("the instance and mesh BVHs are " + std::to_string(geometry.instance_depth) +
@@ -192,15 +216,26 @@ MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_m
                      std::to_string(RT_MESH_STACK_SIZE) + ")");
   }
   const cl_int offset = static_cast<cl_int>(top.nodes.size());
+  // Leaves index the instances in leaf order, the spheres' leaf left out of it.
+  std::vector<cl_int> leaf_instance(top.order.size(), -1);
+  for (std::size_t position = 0; position < top.order.size(); ++position) {
+    const std::uint32_t i = top.order[position];
+    if (geometry.sphere_leaf && i == sphere_leaf) continue;
+    leaf_instance[position] = static_cast<cl_int>(geometry.instances.size());
+    RtInstance instance = instances[i];
+    instance.root += offset;
+    geometry.instances.push_back(instance);
+  }
+  for (RtMeshNode& node : top.nodes) {
+    if (node.count == 0) continue;
+    const cl_int instance = leaf_instance[node.first];
+    node.count = instance < 0 ? RT_MESH_NODE_SPHERES : 1;
+    node.first = instance < 0 ? 0 : instance;
+  }
   geometry.nodes = top.nodes;
   for (RtMeshNode node : mesh_nodes) {
     if (node.count == 0) node.first += offset;
     geometry.nodes.push_back(node);
-  }
-  for (const std::uint32_t i : top.order) {
-    RtInstance instance = instances[i];
-    instance.root += offset;
-    geometry.instances.push_back(instance);
   }
   return geometry;
 }
