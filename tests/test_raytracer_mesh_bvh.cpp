@@ -234,7 +234,7 @@ RtHit nearest(const MeshGeometry& g, cl_float4 origin, cl_float4 direction, bool
   const RtHit none = rt_no_hit(RT_INFINITY);
   const cl_uint n = static_cast<cl_uint>(g.instances.size());
   return use_bvh ? rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n, nullptr,
-                                nullptr, origin, direction, none, 0)
+                                nullptr, 0, origin, direction, none, 0)
                  : rt_instances_brute(g.instances.data(), g.triangles.data(), n, origin, direction,
                                       none, 0);
 }
@@ -287,7 +287,7 @@ TEST(RaytracerMeshBvh, EveryTriangleIsReachable) {
       nodes[0].first = 0;
       nodes[0].count = 1;
       const RtHit hit = rt_scene_bvh(nodes.data(), &identity, g.triangles.data(), 1, nullptr,
-                                     nullptr, origin, direction, rt_no_hit(RT_INFINITY), 0);
+                                     nullptr, 0, origin, direction, rt_no_hit(RT_INFINITY), 0);
       ASSERT_EQ(hit.kind, RT_HIT_TRIANGLE) << "instance " << k << " triangle " << t;
       EXPECT_LE(hit.t, 0.0501f) << "instance " << k << " triangle " << t;
     }
@@ -337,9 +337,9 @@ TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
     const cl_float4 direction = rt_normalize(rt_vec(spread(rng) * 0.6f, spread(rng) * 0.6f, 1));
     for (const cl_int any_hit : {0, 1}) {
       const RtHit none = rt_no_hit(RT_INFINITY);
-      const RtHit tree =
-          rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), instances,
-                       sphere_nodes.data(), scene.spheres.data(), origin, direction, none, any_hit);
+      const RtHit tree = rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(),
+                                      instances, sphere_nodes.data(), scene.spheres.data(), spheres,
+                                      origin, direction, none, any_hit);
       RtHit brute = rt_spheres_brute(scene.spheres.data(), spheres, origin, direction, none, 0);
       brute = rt_instances_brute(g.instances.data(), g.triangles.data(), instances, origin,
                                  direction, brute, 0);

@@ -51,7 +51,7 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   RtHit hit = rt_no_hit(t_max);
   if (params->use_bvh && params->instance_count > 0) {
     hit = rt_scene_bvh(mesh_nodes, instances, triangles, params->instance_count, nodes, spheres,
-                       origin, direction, hit, any_hit);
+                       params->sphere_count, origin, direction, hit, any_hit);
   } else if (params->use_bvh) {
     hit = rt_spheres_bvh(nodes, spheres, params->sphere_count, origin, direction, hit, any_hit);
   } else {
