@@ -10,7 +10,6 @@
 #include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/procedural_mesh.hpp"
-#include "apps/raytracer/render_settings.hpp"
 #include "apps/raytracer/sah_bvh.hpp"
 #include "framework/error.hpp"
 #include "test_support.hpp"
@@ -234,7 +233,7 @@ RtHit nearest(const MeshGeometry& g, cl_float4 origin, cl_float4 direction, bool
   const RtHit none = rt_no_hit(RT_INFINITY);
   const cl_uint n = static_cast<cl_uint>(g.instances.size());
   return use_bvh ? rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n, nullptr,
-                                nullptr, 0, origin, direction, none, 0)
+                                origin, direction, none, 0)
                  : rt_instances_brute(g.instances.data(), g.triangles.data(), n, origin, direction,
                                       none, 0);
 }
@@ -287,7 +286,7 @@ TEST(RaytracerMeshBvh, EveryTriangleIsReachable) {
       nodes[0].first = 0;
       nodes[0].count = 1;
       const RtHit hit = rt_scene_bvh(nodes.data(), &identity, g.triangles.data(), 1, nullptr,
-                                     nullptr, 0, origin, direction, rt_no_hit(RT_INFINITY), 0);
+                                     origin, direction, rt_no_hit(RT_INFINITY), 0);
       ASSERT_EQ(hit.kind, RT_HIT_TRIANGLE) << "instance " << k << " triangle " << t;
       EXPECT_LE(hit.t, 0.0501f) << "instance " << k << " triangle " << t;
     }
@@ -306,26 +305,25 @@ Scene instanced_scene_with_spheres() {
   return scene;
 }
 
-// Spheres and triangles in one tree: the spheres are one leaf of the instance BVH, and rays
-// through it find what testing every sphere and every triangle finds, nearest and any hit.
+// Spheres and triangles in one tree: each sphere is a leaf of the instance BVH, and rays through
+// it find what testing every sphere and every triangle finds, nearest and any hit.
 TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
   const Scene scene = instanced_scene_with_spheres();
   const MeshGeometry g = build_mesh_geometry(scene);
-  ASSERT_TRUE(g.sphere_leaf);
-  EXPECT_FALSE(build_mesh_geometry(instanced_scene()).sphere_leaf);
-  int sphere_leaves = 0;
+  ASSERT_EQ(g.spheres, scene.spheres.size());
+  EXPECT_EQ(build_mesh_geometry(instanced_scene()).spheres, 0u);
+  std::vector<int> seen_spheres;
   walk_tree(g, 0, [&](const RtMeshNode& node) {
-    if (node.count != RT_MESH_NODE_SPHERES) return;
-    ++sphere_leaves;
-    for (const RtSphere& sphere : scene.spheres) {
-      const cl_float4 c = sphere.center_radius;
-      EXPECT_TRUE(contains(node, rt_vec(c.x - c.w, c.y - c.w, c.z - c.w),
-                           rt_vec(c.x + c.w, c.y + c.w, c.z + c.w)));
-    }
+    if (node.count != RT_MESH_NODE_SPHERE) return;
+    seen_spheres.push_back(node.first);
+    const cl_float4 c = scene.spheres.at(node.first).center_radius;
+    EXPECT_TRUE(contains(node, rt_vec(c.x - c.w, c.y - c.w, c.z - c.w),
+                         rt_vec(c.x + c.w, c.y + c.w, c.z + c.w)));
   });
-  EXPECT_EQ(sphere_leaves, 1);
+  std::sort(seen_spheres.begin(), seen_spheres.end());
+  ASSERT_EQ(seen_spheres.size(), scene.spheres.size());
+  for (std::size_t k = 0; k < seen_spheres.size(); ++k) EXPECT_EQ(seen_spheres[k], int(k));
 
-  const std::vector<RtBvhNode> sphere_nodes = build_bvh_reference(scene.spheres);
   const cl_uint instances = static_cast<cl_uint>(g.instances.size());
   const cl_uint spheres = static_cast<cl_uint>(scene.spheres.size());
   std::mt19937 rng(5);
@@ -337,9 +335,9 @@ TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
     const cl_float4 direction = rt_normalize(rt_vec(spread(rng) * 0.6f, spread(rng) * 0.6f, 1));
     for (const cl_int any_hit : {0, 1}) {
       const RtHit none = rt_no_hit(RT_INFINITY);
-      const RtHit tree = rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(),
-                                      instances, sphere_nodes.data(), scene.spheres.data(), spheres,
-                                      origin, direction, none, any_hit);
+      const RtHit tree =
+          rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), instances,
+                       scene.spheres.data(), origin, direction, none, any_hit);
       RtHit brute = rt_spheres_brute(scene.spheres.data(), spheres, origin, direction, none, 0);
       brute = rt_instances_brute(g.instances.data(), g.triangles.data(), instances, origin,
                                  direction, brute, 0);

@@ -1,7 +1,6 @@
 // Rays against triangle meshes: the triangle test, rays taken into an instance's mesh space,
 // the nearest triangle by testing every triangle of every instance, and the nearest surface
-// through the scene's two-level BVH (instances over mesh BVHs, with the spheres' BVH as one
-// more leaf).
+// through the scene's two-level BVH (instances and spheres over mesh BVHs).
 #ifndef SHARED_RAYTRACER_INTERSECT_MESH_H
 #define SHARED_RAYTRACER_INTERSECT_MESH_H
 
@@ -92,19 +91,15 @@ CLF_FUNCTION RtHit rt_instances_brute(RT_GLOBAL const RtInstance* instances,
 // Marks, on the traversal stack, where a mesh's nodes end and the instance level resumes.
 #define RT_STACK_INSTANCE_MARK (-1)
 
-// The nearest surface through the scene's BVH: the instance BVH over the placed meshes and, in
-// one of its leaves (RT_MESH_NODE_SPHERES), the spheres' BVH, entered nearest first. The
-// instance and mesh levels share one stack: an instance leaf takes the ray into that instance's
-// mesh space and pushes a mark; popping the mark takes it back to the world. The spheres' leaf
-// walks their tree with a loop and stack of its own, in the world (one loop over both kinds of
-// node traced the cornell scene a third slower on an H100).
+// The nearest surface through the scene's BVH with one stack: the instance BVH over the placed
+// meshes and the spheres (a sphere is tested at its leaf, in the world). An instance leaf takes
+// the ray into that instance's mesh space and pushes a mark; popping the mark takes it back to
+// the world.
 CLF_FUNCTION RtHit rt_scene_bvh(RT_GLOBAL const RtMeshNode* nodes,
                                 RT_GLOBAL const RtInstance* instances,
                                 RT_GLOBAL const RtTriangle* triangles, cl_uint count,
-                                RT_GLOBAL const RtBvhNode* sphere_nodes,
-                                RT_GLOBAL const RtSphere* spheres, cl_uint sphere_count,
-                                cl_float4 world_origin, cl_float4 world_direction, RtHit hit,
-                                cl_int any_hit) {
+                                RT_GLOBAL const RtSphere* spheres, cl_float4 world_origin,
+                                cl_float4 world_direction, RtHit hit, cl_int any_hit) {
   if (count == 0) return hit;
   const cl_float4 world_inverse = rt_inverse_direction(world_direction);
   cl_float4 origin = world_origin;
@@ -136,9 +131,15 @@ CLF_FUNCTION RtHit rt_scene_bvh(RT_GLOBAL const RtMeshNode* nodes,
       } else if (t_right < RT_INFINITY) {
         next = right;
       }
-    } else if (current.count == RT_MESH_NODE_SPHERES) {
-      hit = rt_spheres_bvh(sphere_nodes, spheres, sphere_count, origin, direction, hit, any_hit);
-      if (any_hit && hit.kind == RT_HIT_SPHERE) return hit;
+    } else if (current.count == RT_MESH_NODE_SPHERE) {
+      const cl_float t = rt_intersect_sphere(spheres[current.first], origin, direction, hit.t);
+      if (t < hit.t) {
+        hit.t = t;
+        hit.kind = RT_HIT_SPHERE;
+        hit.index = current.first;
+        hit.instance = -1;
+        if (any_hit) return hit;
+      }
     } else if (instance < 0) {
       instance = current.first;
       const RtInstance placed = instances[instance];

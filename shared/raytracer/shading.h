@@ -45,13 +45,13 @@ typedef struct RtRayCounts {
 #endif
 
 // Nearest surface before t_max: spheres and triangles through the scene's BVH (the spheres'
-// alone where there are no meshes) or by testing each, then planes.
+// own where there are no meshes) or by testing each, then planes.
 CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
                             cl_float4 direction, cl_float t_max, cl_int any_hit) {
   RtHit hit = rt_no_hit(t_max);
   if (params->use_bvh && params->instance_count > 0) {
-    hit = rt_scene_bvh(mesh_nodes, instances, triangles, params->instance_count, nodes, spheres,
-                       params->sphere_count, origin, direction, hit, any_hit);
+    hit = rt_scene_bvh(mesh_nodes, instances, triangles, params->instance_count, spheres, origin,
+                       direction, hit, any_hit);
   } else if (params->use_bvh) {
     hit = rt_spheres_bvh(nodes, spheres, params->sphere_count, origin, direction, hit, any_hit);
   } else {
