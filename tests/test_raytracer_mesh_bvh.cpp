@@ -10,6 +10,7 @@
 #include "apps/raytracer/device_mesh_bvh.hpp"
 #include "apps/raytracer/mesh_geometry.hpp"
 #include "apps/raytracer/procedural_mesh.hpp"
+#include "apps/raytracer/render_settings.hpp"
 #include "apps/raytracer/sah_bvh.hpp"
 #include "framework/error.hpp"
 #include "test_support.hpp"
@@ -232,8 +233,8 @@ TEST(RaytracerMeshBvh, FlattenedTreesPointWhereTheyShould) {
 RtHit nearest(const MeshGeometry& g, cl_float4 origin, cl_float4 direction, bool use_bvh) {
   const RtHit none = rt_no_hit(RT_INFINITY);
   const cl_uint n = static_cast<cl_uint>(g.instances.size());
-  return use_bvh ? rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n, nullptr,
-                                origin, direction, none, 0)
+  return use_bvh ? rt_instances_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), n,
+                                    origin, direction, none, 0)
                  : rt_instances_brute(g.instances.data(), g.triangles.data(), n, origin, direction,
                                       none, 0);
 }
@@ -285,15 +286,15 @@ TEST(RaytracerMeshBvh, EveryTriangleIsReachable) {
       nodes[0] = nodes[instance.root];
       nodes[0].first = 0;
       nodes[0].count = 1;
-      const RtHit hit = rt_scene_bvh(nodes.data(), &identity, g.triangles.data(), 1, nullptr,
-                                     origin, direction, rt_no_hit(RT_INFINITY), 0);
+      const RtHit hit = rt_instances_bvh(nodes.data(), &identity, g.triangles.data(), 1, origin,
+                                         direction, rt_no_hit(RT_INFINITY), 0);
       ASSERT_EQ(hit.kind, RT_HIT_TRIANGLE) << "instance " << k << " triangle " << t;
       EXPECT_LE(hit.t, 0.0501f) << "instance " << k << " triangle " << t;
     }
   }
 }
 
-// The instanced scene with spheres among its meshes, some inside a mesh's box.
+// The instanced scene with 60 spheres among its meshes, some inside a mesh's box.
 Scene instanced_scene_with_spheres() {
   Scene scene = instanced_scene();
   std::mt19937 rng(11);
@@ -305,25 +306,13 @@ Scene instanced_scene_with_spheres() {
   return scene;
 }
 
-// Spheres and triangles in one tree: each sphere is a leaf of the instance BVH, and rays through
-// it find what testing every sphere and every triangle finds, nearest and any hit.
-TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
+// Spheres among meshes, as rt_trace walks them: the spheres' BVH, then the instance BVH with the
+// nearest distance so far. Rays find what testing every sphere and every triangle finds, nearest
+// and any hit, hitting both kinds.
+TEST(RaytracerMeshBvh, SpheresAmongMeshesAreFoundThroughBothTrees) {
   const Scene scene = instanced_scene_with_spheres();
   const MeshGeometry g = build_mesh_geometry(scene);
-  ASSERT_EQ(g.spheres, scene.spheres.size());
-  EXPECT_EQ(build_mesh_geometry(instanced_scene()).spheres, 0u);
-  std::vector<int> seen_spheres;
-  walk_tree(g, 0, [&](const RtMeshNode& node) {
-    if (node.count != RT_MESH_NODE_SPHERE) return;
-    seen_spheres.push_back(node.first);
-    const cl_float4 c = scene.spheres.at(node.first).center_radius;
-    EXPECT_TRUE(contains(node, rt_vec(c.x - c.w, c.y - c.w, c.z - c.w),
-                         rt_vec(c.x + c.w, c.y + c.w, c.z + c.w)));
-  });
-  std::sort(seen_spheres.begin(), seen_spheres.end());
-  ASSERT_EQ(seen_spheres.size(), scene.spheres.size());
-  for (std::size_t k = 0; k < seen_spheres.size(); ++k) EXPECT_EQ(seen_spheres[k], int(k));
-
+  const std::vector<RtBvhNode> sphere_nodes = build_bvh_reference(scene.spheres);
   const cl_uint instances = static_cast<cl_uint>(g.instances.size());
   const cl_uint spheres = static_cast<cl_uint>(scene.spheres.size());
   std::mt19937 rng(5);
@@ -335,22 +324,25 @@ TEST(RaytracerMeshBvh, SpheresAndTrianglesAreTracedThroughOneTree) {
     const cl_float4 direction = rt_normalize(rt_vec(spread(rng) * 0.6f, spread(rng) * 0.6f, 1));
     for (const cl_int any_hit : {0, 1}) {
       const RtHit none = rt_no_hit(RT_INFINITY);
-      const RtHit tree =
-          rt_scene_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), instances,
-                       scene.spheres.data(), origin, direction, none, any_hit);
+      RtHit trees = rt_spheres_bvh(sphere_nodes.data(), scene.spheres.data(), spheres, origin,
+                                   direction, none, any_hit);
+      if (!any_hit || trees.kind == RT_HIT_NONE) {
+        trees = rt_instances_bvh(g.nodes.data(), g.instances.data(), g.triangles.data(), instances,
+                                 origin, direction, trees, any_hit);
+      }
       RtHit brute = rt_spheres_brute(scene.spheres.data(), spheres, origin, direction, none, 0);
       brute = rt_instances_brute(g.instances.data(), g.triangles.data(), instances, origin,
                                  direction, brute, 0);
       if (any_hit) {
-        ASSERT_EQ(tree.kind == RT_HIT_NONE, brute.kind == RT_HIT_NONE) << "ray " << i;
+        ASSERT_EQ(trees.kind == RT_HIT_NONE, brute.kind == RT_HIT_NONE) << "ray " << i;
         continue;
       }
-      ASSERT_EQ(tree.kind, brute.kind) << "ray " << i;
-      ASSERT_EQ(tree.t, brute.t) << "ray " << i;
-      ASSERT_EQ(tree.index, brute.index) << "ray " << i;
-      ASSERT_EQ(tree.instance, brute.instance) << "ray " << i;
-      sphere_hits += tree.kind == RT_HIT_SPHERE;
-      triangle_hits += tree.kind == RT_HIT_TRIANGLE;
+      ASSERT_EQ(trees.kind, brute.kind) << "ray " << i;
+      ASSERT_EQ(trees.t, brute.t) << "ray " << i;
+      ASSERT_EQ(trees.index, brute.index) << "ray " << i;
+      if (trees.kind == RT_HIT_TRIANGLE) ASSERT_EQ(trees.instance, brute.instance) << "ray " << i;
+      sphere_hits += trees.kind == RT_HIT_SPHERE;
+      triangle_hits += trees.kind == RT_HIT_TRIANGLE;
     }
   }
   EXPECT_GT(sphere_hits, 300);

@@ -1,10 +1,8 @@
 // build_mesh_geometry: mesh BVHs first (each mesh once), then the instance BVH over the
-// instances' world boxes and the spheres', then both in one node array with the instance BVH at
-// node 0.
+// instances' world boxes, then both in one node array with the instance BVH at node 0.
 #include "apps/raytracer/mesh_geometry.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "apps/raytracer/sah_bvh.hpp"
@@ -121,28 +119,6 @@ void append_textures(const Scene& scene, MeshGeometry& geometry) {
   }
 }
 
-Box sphere_box(const RtSphere& sphere) {
-  const cl_float4 c = sphere.center_radius;
-  const float lo[3] = {c.x - c.w, c.y - c.w, c.z - c.w};
-  const float hi[3] = {c.x + c.w, c.y + c.w, c.z + c.w};
-  Box box;
-  box.extend(lo);
-  box.extend(hi);
-  return box;
-}
-
-// A sphere's leaf in the instance BVH: its box a few ulps wider, so that rounding in the box test
-// never culls a ray the sphere test would count as a (grazing) hit.
-Box sphere_leaf_box(const RtSphere& sphere) {
-  Box box = sphere_box(sphere);
-  for (int axis = 0; axis < 3; ++axis) {
-    const float margin = 1e-5f * std::max(std::fabs(box.min[axis]), std::fabs(box.max[axis]));
-    box.min[axis] -= margin;
-    box.max[axis] += margin;
-  }
-  return box;
-}
-
 }  // namespace
 
 std::size_t placed_triangle_count(const Scene& scene) {
@@ -155,7 +131,13 @@ std::size_t placed_triangle_count(const Scene& scene) {
 
 Box scene_bounds(const Scene& scene) {
   Box bounds;
-  for (const RtSphere& sphere : scene.spheres) bounds.extend(sphere_box(sphere));
+  for (const RtSphere& sphere : scene.spheres) {
+    const cl_float4 c = sphere.center_radius;
+    const float lo[3] = {c.x - c.w, c.y - c.w, c.z - c.w};
+    const float hi[3] = {c.x + c.w, c.y + c.w, c.z + c.w};
+    bounds.extend(lo);
+    bounds.extend(hi);
+  }
   std::vector<Box> mesh_boxes(scene.meshes.size());
   for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
     for (const RtTriangle& t : scene.meshes[i]->triangles) mesh_boxes[i].extend(triangle_box(t));
@@ -198,14 +180,10 @@ MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_m
     instance_boxes.push_back(transformed_box(instance.transform, m.bounds));
   }
   if (instances.empty()) return geometry;
-  // The spheres get leaves of their own, after the instances'.
-  const std::uint32_t first_sphere = static_cast<std::uint32_t>(instances.size());
-  for (const RtSphere& sphere : scene.spheres) instance_boxes.push_back(sphere_leaf_box(sphere));
-  geometry.spheres = scene.spheres.size();
 
   SahOptions one_per_leaf;
   one_per_leaf.max_leaf_size = 1;
-  SahBvh top = build_sah_bvh(instance_boxes, one_per_leaf);
+  const SahBvh top = build_sah_bvh(instance_boxes, one_per_leaf);
   geometry.instance_depth = top.depth;
   if (geometry.instance_depth + 1 + geometry.mesh_depth > RT_MESH_STACK_SIZE) {
     throw clf::Error("the instance and mesh BVHs are " + std::to_string(geometry.instance_depth) +
@@ -214,27 +192,15 @@ MeshGeometry build_mesh_geometry(const Scene& scene, const MeshBvhBuild& build_m
                      std::to_string(RT_MESH_STACK_SIZE) + ")");
   }
   const cl_int offset = static_cast<cl_int>(top.nodes.size());
-  // Instance leaves index the instances in leaf order; sphere leaves the scene's spheres.
-  std::vector<cl_int> leaf_instance(top.order.size(), -1);
-  for (std::size_t position = 0; position < top.order.size(); ++position) {
-    const std::uint32_t i = top.order[position];
-    if (i >= first_sphere) continue;
-    leaf_instance[position] = static_cast<cl_int>(geometry.instances.size());
-    RtInstance instance = instances[i];
-    instance.root += offset;
-    geometry.instances.push_back(instance);
-  }
-  for (RtMeshNode& node : top.nodes) {
-    if (node.count == 0) continue;
-    const cl_int instance = leaf_instance[node.first];
-    node.count = instance < 0 ? RT_MESH_NODE_SPHERE : 1;
-    node.first =
-        instance < 0 ? static_cast<cl_int>(top.order[node.first] - first_sphere) : instance;
-  }
   geometry.nodes = top.nodes;
   for (RtMeshNode node : mesh_nodes) {
     if (node.count == 0) node.first += offset;
     geometry.nodes.push_back(node);
+  }
+  for (const std::uint32_t i : top.order) {
+    RtInstance instance = instances[i];
+    instance.root += offset;
+    geometry.instances.push_back(instance);
   }
   return geometry;
 }

@@ -1,7 +1,6 @@
 // A scene's meshes flattened into the arrays the renderers trace (shared/raytracer/mesh_types.h):
 // a binned-SAH BVH per mesh (built once, however many instances place it) and one over the
-// instances' world boxes, in one node array. Where the scene has spheres too, the instance BVH
-// holds them as well, so spheres and triangles are traced through one tree.
+// instances' world boxes, in one node array.
 #pragma once
 
 #include <functional>
@@ -21,9 +20,6 @@ struct MeshGeometry {
   std::vector<cl_uint> texels;
   int instance_depth = 0;  // depth of the instance BVH
   int mesh_depth = 0;      // depth of the deepest mesh BVH
-  // Spheres the instance BVH holds, one per leaf of count RT_MESH_NODE_SPHERE: all of a scene's
-  // where it has meshes too, so that both are traced through one tree (rt_scene_bvh).
-  std::size_t spheres = 0;
 };
 
 // Builds one mesh's tree over its triangles' boxes: the host's binned SAH (build_sah_bvh) when

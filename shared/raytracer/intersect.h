@@ -125,7 +125,6 @@ CLF_FUNCTION RtHit rt_spheres_bvh(RT_GLOBAL const RtBvhNode* nodes,
         hit.t = t;
         hit.kind = RT_HIT_SPHERE;
         hit.index = current.sphere;
-        hit.instance = -1;  // in case it replaces a triangle's hit
         if (any_hit) return hit;
       }
     } else {

@@ -1,6 +1,6 @@
 // Rays against triangle meshes: the triangle test, rays taken into an instance's mesh space,
-// the nearest triangle by testing every triangle of every instance, and the nearest surface
-// through the scene's two-level BVH (instances and spheres over mesh BVHs).
+// and the nearest triangle through the two-level BVH (instances over mesh BVHs) or by testing
+// every triangle of every instance.
 #ifndef SHARED_RAYTRACER_INTERSECT_MESH_H
 #define SHARED_RAYTRACER_INTERSECT_MESH_H
 
@@ -91,15 +91,13 @@ CLF_FUNCTION RtHit rt_instances_brute(RT_GLOBAL const RtInstance* instances,
 // Marks, on the traversal stack, where a mesh's nodes end and the instance level resumes.
 #define RT_STACK_INSTANCE_MARK (-1)
 
-// The nearest surface through the scene's BVH with one stack: the instance BVH over the placed
-// meshes and the spheres (a sphere is tested at its leaf, in the world). An instance leaf takes
-// the ray into that instance's mesh space and pushes a mark; popping the mark takes it back to
-// the world.
-CLF_FUNCTION RtHit rt_scene_bvh(RT_GLOBAL const RtMeshNode* nodes,
-                                RT_GLOBAL const RtInstance* instances,
-                                RT_GLOBAL const RtTriangle* triangles, cl_uint count,
-                                RT_GLOBAL const RtSphere* spheres, cl_float4 world_origin,
-                                cl_float4 world_direction, RtHit hit, cl_int any_hit) {
+// The nearest triangle through the two-level BVH with one stack: an instance leaf takes the ray
+// into that instance's mesh space and pushes a mark; popping the mark takes it back to the world.
+CLF_FUNCTION RtHit rt_instances_bvh(RT_GLOBAL const RtMeshNode* nodes,
+                                    RT_GLOBAL const RtInstance* instances,
+                                    RT_GLOBAL const RtTriangle* triangles, cl_uint count,
+                                    cl_float4 world_origin, cl_float4 world_direction, RtHit hit,
+                                    cl_int any_hit) {
   if (count == 0) return hit;
   const cl_float4 world_inverse = rt_inverse_direction(world_direction);
   cl_float4 origin = world_origin;
@@ -130,15 +128,6 @@ CLF_FUNCTION RtHit rt_scene_bvh(RT_GLOBAL const RtMeshNode* nodes,
         next = left;
       } else if (t_right < RT_INFINITY) {
         next = right;
-      }
-    } else if (current.count == RT_MESH_NODE_SPHERE) {
-      const cl_float t = rt_intersect_sphere(spheres[current.first], origin, direction, hit.t);
-      if (t < hit.t) {
-        hit.t = t;
-        hit.kind = RT_HIT_SPHERE;
-        hit.index = current.first;
-        hit.instance = -1;
-        if (any_hit) return hit;
       }
     } else if (instance < 0) {
       instance = current.first;

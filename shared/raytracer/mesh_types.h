@@ -34,8 +34,7 @@ CLF_SHARED_STRUCT(RtTriangleShading)
 
 // A node of the instance BVH or of a mesh BVH. Internal nodes (count 0) have their children at
 // first and first + 1; a leaf holds `count` primitives from `first`: triangles in a mesh BVH,
-// exactly one instance in the instance BVH. In a scene with spheres too, the instance BVH holds
-// them as well: a leaf of count RT_MESH_NODE_SPHERE is sphere `first`.
+// exactly one instance in the instance BVH.
 typedef struct RtMeshNode {
   cl_float4 bounds_min;
   cl_float4 bounds_max;
@@ -46,7 +45,6 @@ typedef struct RtMeshNode {
 CLF_SHARED_STRUCT(RtMeshNode)
 #define RT_MESH_NODE_FIELDS(FIELD) \
   FIELD(bounds_min) FIELD(bounds_max) FIELD(first) FIELD(count) FIELD(pad0) FIELD(pad1)
-#define RT_MESH_NODE_SPHERE (-1)
 
 // A mesh placed in the world. world_to_mesh_* are the rows of the inverse placement (3x4: xyz
 // linear part, w translation): rays are taken into mesh space, where the mesh BVH lives, and

@@ -44,19 +44,20 @@ typedef struct RtRayCounts {
       __global const uint *texels, __global const RtEmitter *emitters
 #endif
 
-// Nearest surface before t_max: spheres and triangles through the scene's BVH (the spheres'
-// own where there are no meshes) or by testing each, then planes.
+// Nearest surface (spheres, triangles, then planes) before t_max.
 CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl_float4 origin,
                             cl_float4 direction, cl_float t_max, cl_int any_hit) {
   RtHit hit = rt_no_hit(t_max);
-  if (params->use_bvh && params->instance_count > 0) {
-    hit = rt_scene_bvh(mesh_nodes, instances, triangles, params->instance_count, spheres, origin,
-                       direction, hit, any_hit);
-  } else if (params->use_bvh) {
+  if (params->use_bvh) {
     hit = rt_spheres_bvh(nodes, spheres, params->sphere_count, origin, direction, hit, any_hit);
   } else {
     hit = rt_spheres_brute(spheres, params->sphere_count, origin, direction, hit, any_hit);
-    if (any_hit && hit.kind != RT_HIT_NONE) return hit;
+  }
+  if (any_hit && hit.kind != RT_HIT_NONE) return hit;
+  if (params->use_bvh) {
+    hit = rt_instances_bvh(mesh_nodes, instances, triangles, params->instance_count, origin,
+                           direction, hit, any_hit);
+  } else {
     hit = rt_instances_brute(instances, triangles, params->instance_count, origin, direction, hit,
                              any_hit);
   }
