@@ -111,6 +111,9 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
   clf_test::expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
+  scan = clf::primitives::ScanConfig{};
+  scan.lookback_large_tile = TileShape{256, 6};
+  EXPECT_CLF_ERROR(scan.check(clf::DeviceInfo{}), "look-back large tile", "256x6", "multiple of 4");
   clf_test::expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
@@ -163,6 +166,29 @@ TEST(Tuning, ScanUnderAnotherTile) {
   for (std::size_t i = 0; i < input.size(); ++i) {
     sum += input[i];
     ASSERT_EQ(result[i], sum) << "i=" << i;
+  }
+}
+
+// The look-back scan picks its tile by size: one Scan, reused across sizes on both sides of
+// lookback_large_from, gives exact sums each time (the two kernels share the status words and
+// the ticket). Runs where the look-back does (NVIDIA GPUs).
+TEST(Tuning, LookbackScanSwitchesTileBySize) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no look-back on this device";
+  clf::primitives::ScanConfig config = clf::primitives::tuning_for(runtime.device()).scan;
+  config.lookback_tile = TileShape{32, 8};
+  config.lookback_large_tile = TileShape{64, 16};
+  config.lookback_large_from = 10000;
+  clf::primitives::Scan<std::int32_t> scan(runtime, "lookback", config);
+  for (const std::size_t n : {5000, 20000, 9999, 300001, 10000, 77}) {
+    std::vector<std::int32_t> input(n);
+    for (std::size_t i = 0; i < n; ++i) input[i] = static_cast<std::int32_t>((i * 13 + n) % 9) - 4;
+    const std::vector<std::int32_t> result = scan.run(input, clf::primitives::ScanType::inclusive);
+    std::int32_t sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += input[i];
+      ASSERT_EQ(result[i], sum) << "n=" << n << " i=" << i;
+    }
   }
 }
 

@@ -69,7 +69,8 @@ clf::primitives::ScanConfig scan_config(const clf::DeviceInfo& device, const Kno
     config.tile = clf::primitives::TileShape::parse(tile);
   }
   if (const std::string tile = knobs("CLF_SCAN_LOOKBACK_TILE"); !tile.empty()) {
-    config.lookback_tile = clf::primitives::TileShape::parse(tile);
+    config.lookback_tile = clf::primitives::TileShape::parse(tile);  // at every size
+    config.lookback_large_tile = config.lookback_tile;
   }
   config.lookback_options = knobs("CLF_SCAN_LOOKBACK_OPTIONS");
   config.chunks.per_core = size_knob(knobs, "CLF_SCAN_CHUNKS_PER_CORE", config.chunks.per_core);

@@ -14,9 +14,9 @@ TileShape checked_tile(const DeviceInfo& device, const ScanConfig& config) {
   return config.tile;
 }
 
-TileShape checked_lookback_tile(const DeviceInfo& device, const ScanConfig& config) {
+const ScanConfig& checked_lookback_tiles(const DeviceInfo& device, const ScanConfig& config) {
   config.check_lookback_tile(device);
-  return config.lookback_tile;
+  return config;
 }
 
 template <typename T>
@@ -58,15 +58,23 @@ class LookbackScan : public Algorithm<T> {
  public:
   LookbackScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "lookback"),
-        shape_(checked_lookback_tile(runtime.device(), config)),
-        scan_(runtime, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
-              lookback_options(shape_, config.lookback_options)),
+        config_(checked_lookback_tiles(runtime.device(), config)),
+        scan_(lookback_kernel(config_.lookback_tile)),
         ticket_(runtime, 1) {
     ticket_.write({0});
   }
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    const std::size_t tiles = ceil_div(n, shape_.tile());
+    const bool large =
+        n >= config_.lookback_large_from &&
+        (config_.lookback_large_tile.work_group != config_.lookback_tile.work_group ||
+         config_.lookback_large_tile.items != config_.lookback_tile.items);
+    if (large && !large_scan_) {
+      large_scan_ = std::make_unique<CLKernel>(lookback_kernel(config_.lookback_large_tile));
+    }
+    const detail::TileShape& shape = large ? config_.lookback_large_tile : config_.lookback_tile;
+    CLKernel& scan = large ? *large_scan_ : scan_;
+    const std::size_t tiles = ceil_div(n, shape.tile());
     if (!status_ || status_->size() < tiles || epoch_ >= kLastEpoch) {
       // New or stale status words must read as "not published": all zero, epoch 0.
       detail::ensure_buffer(status_, this->runtime_, tiles);
@@ -76,21 +84,25 @@ class LookbackScan : public Algorithm<T> {
     ++epoch_;
     const cl_uint first_ticket = next_ticket_;
     next_ticket_ += as_uint(tiles);  // wraps like the device's counter
-    scan_(Range::linear(tiles * shape_.work_group, shape_.work_group), in, out, *status_, ticket_,
-          as_uint(n), first_ticket, epoch_, cl_uint{type == ScanType::inclusive});
+    scan(Range::linear(tiles * shape.work_group, shape.work_group), in, out, *status_, ticket_,
+         as_uint(n), first_ticket, epoch_, cl_uint{type == ScanType::inclusive});
   }
 
  private:
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
   // has_forward_progress() holds, that is on NVIDIA GPUs.
-  static std::string lookback_options(const detail::TileShape& shape, const std::string& extra) {
-    return detail::scan_build_options<T>(shape) + " -DCLF_PTX" + (extra.empty() ? "" : " " + extra);
+  CLKernel lookback_kernel(const detail::TileShape& shape) {
+    const std::string& extra = config_.lookback_options;
+    return CLKernel(
+        this->runtime_, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
+        detail::scan_build_options<T>(shape) + " -DCLF_PTX" + (extra.empty() ? "" : " " + extra));
   }
 
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
 
-  detail::TileShape shape_;
-  CLKernel scan_;
+  ScanConfig config_;
+  CLKernel scan_;                         // the tile below lookback_large_from
+  std::unique_ptr<CLKernel> large_scan_;  // built on the first large input
   DeviceBuffer<cl_uint> ticket_;
   std::unique_ptr<DeviceBuffer<cl_ulong>> status_;
   cl_uint next_ticket_ = 0;

@@ -154,10 +154,13 @@ void ScanConfig::check_tile(const DeviceInfo& device) const {
 }
 
 void ScanConfig::check_lookback_tile(const DeviceInfo& device) const {
-  check_shape(
-      "scan look-back tile", lookback_tile, device, 32,
-      [](std::size_t items) { return items % 4 == 0 && items >= 4 && items <= 64; },
-      "a multiple of 4 up to 64");
+  const auto multiple_of_four = [](std::size_t items) {
+    return items % 4 == 0 && items >= 4 && items <= 64;
+  };
+  check_shape("scan look-back tile", lookback_tile, device, 32, multiple_of_four,
+              "a multiple of 4 up to 64");
+  check_shape("scan look-back large tile", lookback_large_tile, device, 32, multiple_of_four,
+              "a multiple of 4 up to 64");
 }
 
 void ScanConfig::check(const DeviceInfo& device) const {

@@ -50,13 +50,17 @@ struct ScanConfig {
   ChunkShape chunks;
   // reduce-then-scan: a power-of-two work-group, 4, 8, 16 or 32 items.
   TileShape tile{128, 32};
-  // lookback: a power-of-two work-group of at least 32, items a multiple of 4 up to 64.
+  // lookback: a power-of-two work-group of at least 32, items a multiple of 4 up to 64; the
+  // large tile from lookback_large_from values on (half as many tiles to chain: +3 % at 2^28
+  // on an H100, docs/scan.md; the smaller tile keeps more tiles in flight below).
   TileShape lookback_tile{128, 32};
+  TileShape lookback_large_tile{256, 32};
+  std::size_t lookback_large_from = std::size_t{1} << 25;
   // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
   // -DDELAY_MIN_TILES=n).
   std::string lookback_options;
   // Throw Error naming the rule a shape breaks, or a work-group larger than `device` allows:
-  // the reduce-then-scan tile, the look-back tile, both.
+  // the reduce-then-scan tile, the look-back tiles, all.
   void check_tile(const DeviceInfo& device) const;
   void check_lookback_tile(const DeviceInfo& device) const;
   void check(const DeviceInfo& device) const;
