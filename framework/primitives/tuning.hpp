@@ -51,8 +51,8 @@ struct ScanConfig {
   // reduce-then-scan: a power-of-two work-group, 4, 8, 16 or 32 items.
   TileShape tile{128, 32};
   // lookback: a power-of-two work-group of at least 32, items a multiple of 4 up to 64; the
-  // large tile from lookback_large_from values on (half as many tiles to chain: +3 % at 2^28
-  // on an H100, docs/scan.md; the smaller tile keeps more tiles in flight below).
+  // large tile from lookback_large_from values on, where half as many tiles to chain pays,
+  // the smaller one below, where more tiles in flight do (docs/scan.md).
   TileShape lookback_tile{128, 32};
   TileShape lookback_large_tile{256, 32};
   std::size_t lookback_large_from = std::size_t{1} << 25;
