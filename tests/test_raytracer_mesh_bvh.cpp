@@ -367,6 +367,16 @@ TEST(RaytracerMeshBvh, BadInstancesNameWhatIsWrong) {
   EXPECT_THROW(build_mesh_geometry(scene), clf::Error);
 }
 
+// A device-built tree of leaves of at most 4: the tree's invariants, every primitive in exactly
+// one leaf, and a depth the traversal stack holds.
+void expect_each_primitive_once(const SahBvh& bvh, const std::vector<Box>& boxes) {
+  const std::vector<std::uint32_t> seen = check_tree(bvh, boxes, 4);
+  ASSERT_EQ(seen.size(), boxes.size());
+  EXPECT_EQ(std::set<std::uint32_t>(seen.begin(), seen.end()).size(), boxes.size())
+      << "n = " << boxes.size();
+  EXPECT_LE(bvh.depth, 40) << "n = " << boxes.size();
+}
+
 // The device's linear BVH: the same invariants as the host's tree, and traversal through it
 // finds what testing every triangle finds.
 raytracer::DeviceMeshBvhBuilder& device_builder() {
@@ -377,11 +387,7 @@ raytracer::DeviceMeshBvhBuilder& device_builder() {
 TEST(RaytracerMeshBvh, DeviceLbvhHoldsEveryPrimitiveOnceInBoundedLeaves) {
   for (std::size_t n : {1u, 2u, 5u, 100u, 5000u}) {
     const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
-    const SahBvh bvh = device_builder().build(boxes);
-    std::vector<std::uint32_t> seen = check_tree(bvh, boxes, 4);
-    ASSERT_EQ(seen.size(), n);
-    EXPECT_EQ(std::set<std::uint32_t>(seen.begin(), seen.end()).size(), n) << "n = " << n;
-    EXPECT_LE(bvh.depth, 40) << "n = " << n;
+    ASSERT_NO_FATAL_FAILURE(expect_each_primitive_once(device_builder().build(boxes), boxes));
   }
   EXPECT_GE(device_builder().device_ms(), 0.0);
 }
@@ -424,10 +430,7 @@ TEST(RaytracerMeshBvh, DevicePlocHoldsEveryPrimitiveOnceInBoundedLeaves) {
   for (std::size_t n : {1u, 2u, 3u, 5u, 100u, 5000u}) {
     const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
     const SahBvh bvh = ploc_builder().build(boxes);
-    std::vector<std::uint32_t> seen = check_tree(bvh, boxes, 4);
-    ASSERT_EQ(seen.size(), n);
-    EXPECT_EQ(std::set<std::uint32_t>(seen.begin(), seen.end()).size(), n) << "n = " << n;
-    EXPECT_LE(bvh.depth, 40) << "n = " << n;
+    ASSERT_NO_FATAL_FAILURE(expect_each_primitive_once(bvh, boxes));
     if (n <= 4) EXPECT_EQ(bvh.nodes.size(), 1u) << "one leaf holds " << n << " primitives";
   }
   EXPECT_GE(ploc_builder().rounds(), 1);
