@@ -163,7 +163,7 @@ TEST(RaytracerRays, BatchesAreReproducibleAndWellFormed) {
                              batch.size() * sizeof(cl_float4)));
     for (std::size_t i = 0; i < batch.size(); ++i) {
       EXPECT_NEAR(rt_dot(batch.directions[i], batch.directions[i]), 1.0f, 1e-5f);
-      EXPECT_GT(batch.origins[i].w, RT_EPSILON);
+      EXPECT_GT(batch.origins[i].w, 0.0f);
     }
   }
   // Each secondary ray starts just off its primary hit, on the side of the normal it leaves by.
@@ -176,9 +176,11 @@ TEST(RaytracerRays, BatchesAreReproducibleAndWellFormed) {
     if (hit.kind == RT_HIT_NONE) continue;
     ASSERT_LT(k, a.secondary.size());
     const cl_float4 normal = host.normal(hit, origin, direction);
-    const cl_float4 offset =
-        rt_sub(a.secondary.origins[k], rt_add_scaled(origin, direction, hit.t));
-    EXPECT_NEAR(rt_dot(offset, normal), RT_EPSILON, 1e-4f);
+    const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
+    const cl_float4 offset = rt_sub(a.secondary.origins[k], point);
+    const float expected = rt_surface_offset(point, hit.t);
+    EXPECT_NEAR(rt_dot(offset, normal), expected, 0.01f * expected);
+    EXPECT_GT(expected, 0.0f);
     EXPECT_GT(rt_dot(a.secondary.directions[k], normal), 0.0f);
     ++k;
   }

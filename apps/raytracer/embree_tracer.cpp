@@ -86,13 +86,13 @@ struct Packet<16> {
   }
 };
 
-// Lane `lane` of a packet (or the one ray of RTCRay) set to o + t d, RT_EPSILON <= t <= o.w.
+// Lane `lane` of a packet (or the one ray of RTCRay) set to o + t d, 0 <= t <= o.w.
 template <typename Ray>
 void set_lane(Ray& ray, int lane, cl_float4 o, cl_float4 d) {
   ray.org_x[lane] = o.x;
   ray.org_y[lane] = o.y;
   ray.org_z[lane] = o.z;
-  ray.tnear[lane] = RT_EPSILON;
+  ray.tnear[lane] = 0.0f;
   ray.dir_x[lane] = d.x;
   ray.dir_y[lane] = d.y;
   ray.dir_z[lane] = d.z;
@@ -104,7 +104,7 @@ void set_lane(Ray& ray, int lane, cl_float4 o, cl_float4 d) {
 }
 
 void set_ray(RTCRay& ray, cl_float4 o, cl_float4 d) {
-  ray = {o.x, o.y, o.z, RT_EPSILON, d.x, d.y, d.z, 0.0f, o.w, ~0u, 0, 0};
+  ray = {o.x, o.y, o.z, 0.0f, d.x, d.y, d.z, 0.0f, o.w, ~0u, 0, 0};
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ class HostScene {
   const MeshGeometry& geometry() const { return geometry_; }
   const EmitterList& emitters() const { return emitters_; }
 
-  // The nearest surface (or, with any_hit, any surface) along o + t d, RT_EPSILON < t < t_max:
+  // The nearest surface (or, with any_hit, any surface) along o + t d, 0 < t < t_max:
   // the renderer's rt_trace through the BVHs.
   RtHit trace(cl_float4 origin, cl_float4 direction, float t_max, bool any_hit) const;
   // The unit normal at a hit, turned towards the ray's origin (smooth where the mesh is): the

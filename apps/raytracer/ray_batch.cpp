@@ -81,7 +81,7 @@ RayBatches make_secondary_rays(const HostScene& scene, RayBatch primary,
     const cl_float4 direction = primary.directions[i];
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
     const cl_float4 normal = scene.normal(hit, origin, direction);
-    const cl_float4 start = rt_add_scaled(point, normal, RT_EPSILON);
+    const cl_float4 start = rt_add_scaled(point, normal, rt_surface_offset(point, hit.t));
     if (!lights.empty()) {
       const cl_float4 to_light = rt_sub(lights[0].position, point);
       const float distance = std::sqrt(rt_dot(to_light, to_light));

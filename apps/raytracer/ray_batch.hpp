@@ -17,7 +17,7 @@ const char* ray_kind_name(RayKind kind);
 // Shadow rays ask only whether anything blocks them (any hit); the others want the nearest hit.
 inline bool is_occlusion(RayKind kind) { return kind == RayKind::shadow; }
 
-// A ray is o + t d for RT_EPSILON < t < t_max, as in the renderer.
+// A ray is o + t d for 0 < t < t_max, as in the renderer.
 struct RayBatch {
   RayKind kind = RayKind::primary;
   std::vector<cl_float4> origins;     // xyz the origin, w t_max
@@ -47,7 +47,7 @@ std::vector<std::pair<int, int>> tiled_pixel_order(int width, int height);
 RayBatch make_primary_rays(const Scene& scene, int width, int height);
 
 // From each primary ray's hit in `primary_hits` (the nearest hits of `primary`; misses give no
-// rays), offset RT_EPSILON along the normal facing the camera: a shadow ray to the scene's first
+// rays), offset along the normal facing the camera as the renderer's are (rt_surface_offset): a shadow ray to the scene's first
 // light up to its distance, where the surface faces the light (the renderer traces no others),
 // and a secondary ray in a cosine-weighted direction about the normal, drawn from Philox with
 // `seed` (stream: the primary ray's index), so the batch is the same on every machine.

@@ -19,8 +19,8 @@ CLF_FUNCTION cl_float rt_intersect_sphere(RtSphere sphere, cl_float4 origin, cl_
   if (discriminant < 0.0f) return RT_INFINITY;
   const cl_float root = rt_sqrtf(discriminant);
   cl_float t = -b - root;
-  if (t <= RT_EPSILON) t = -b + root;
-  return (t > RT_EPSILON && t < t_max) ? t : RT_INFINITY;
+  if (t <= 0.0f) t = -b + root;
+  return (t > 0.0f && t < t_max) ? t : RT_INFINITY;
 }
 
 CLF_FUNCTION cl_float rt_intersect_plane(RtPlane plane, cl_float4 origin, cl_float4 direction,
@@ -28,7 +28,7 @@ CLF_FUNCTION cl_float rt_intersect_plane(RtPlane plane, cl_float4 origin, cl_flo
   const cl_float denominator = rt_dot(plane.normal, direction);
   if (rt_fabsf(denominator) < 1e-8f) return RT_INFINITY;
   const cl_float t = (plane.offset - rt_dot(plane.normal, origin)) / denominator;
-  return (t > RT_EPSILON && t < t_max) ? t : RT_INFINITY;
+  return (t > 0.0f && t < t_max) ? t : RT_INFINITY;
 }
 
 // Slab test: whether the ray enters the box before t_max (inverse direction precomputed).

@@ -26,7 +26,7 @@ CLF_FUNCTION cl_float rt_intersect_triangle(RtTriangle triangle, cl_float4 origi
   const cl_float bv = rt_dot(direction, q) * inverse;
   if (!(bv >= 0.0f && bu + bv <= 1.0f)) return RT_INFINITY;
   const cl_float t = rt_dot(edge2, q) * inverse;
-  if (!(t > RT_EPSILON && t < t_max)) return RT_INFINITY;
+  if (!(t > 0.0f && t < t_max)) return RT_INFINITY;
   *u = bu;
   *v = bv;
   return t;

@@ -22,14 +22,15 @@ CLF_FUNCTION RtSurfacePoint rt_surface_point(RtMaterial material, cl_float4 base
   return s;
 }
 
-// Light arriving at s (seen from v) straight from the lights, each shadow ray counted. Point
-// lights give the irradiance color x intensity at normal incidence, without distance falloff,
-// as in the Whitted mode; emitters are sampled once, weighted against BSDF sampling.
+// Light arriving at s (seen from v) straight from the lights, each shadow ray counted; shadow
+// rays start `offset` off the surface. Point lights give the irradiance color x intensity at
+// normal incidence, without distance falloff, as in the Whitted mode; emitters are sampled once,
+// weighted against BSDF sampling.
 CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams* params,
-                                       RtSurfacePoint s, cl_float4 point, cl_float4 v, cl_uint* rng,
-                                       RtRayCounts* counts) {
+                                       RtSurfacePoint s, cl_float4 point, cl_float offset,
+                                       cl_float4 v, cl_uint* rng, RtRayCounts* counts) {
   cl_float4 sum = rt_vec(0.0f, 0.0f, 0.0f);
-  const cl_float4 origin = rt_add_scaled(point, s.normal, RT_EPSILON);
+  const cl_float4 origin = rt_add_scaled(point, s.normal, offset);
   for (cl_uint i = 0; i < params->light_count; ++i) {
     const RtLight light = lights[i];
     const cl_float4 to_light = rt_sub(light.position, point);
@@ -65,7 +66,7 @@ CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams*
   if (bsdf_pdf <= 0.0f) return sum;
   ++counts->shadow;
   // Stops short of the light's own surface.
-  const cl_float t_max = distance - RT_EPSILON;
+  const cl_float t_max = distance - rt_surface_offset(light.point, distance);
   if (rt_trace(RT_SCENE_ARGUMENTS, params, origin, l, t_max, 1).kind != RT_HIT_NONE) return sum;
   const cl_float light_pdf = light.area_pdf * distance2 / cos_light;  // per solid angle
   const cl_float weight = rt_mis_weight(light_pdf, bsdf_pdf) * rt_dot(s.normal, l) / light_pdf;
@@ -87,6 +88,7 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
+    const cl_float offset = rt_surface_offset(point, hit.t);
     cl_float4 normal;
     RtMaterial material;
     cl_float4 base_color;
@@ -108,8 +110,9 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
     const RtSurfacePoint s = rt_surface_point(material, base_color, normal, front);
     const cl_float4 v = rt_scale(direction, -1.0f);
     if (s.transmission < 1.0f) {
-      radiance = rt_add(radiance, rt_mul(throughput, rt_direct_light(RT_SCENE_ARGUMENTS, params, s,
-                                                                     point, v, rng, counts)));
+      const cl_float4 direct =
+          rt_direct_light(RT_SCENE_ARGUMENTS, params, s, point, offset, v, rng, counts);
+      radiance = rt_add(radiance, rt_mul(throughput, direct));
     }
     const cl_float u_lobe = rt_random(rng);
     const cl_float u1 = rt_random(rng);
@@ -120,8 +123,7 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
     bsdf_pdf = next.pdf;
     delta = next.delta;
     direction = next.direction;
-    origin =
-        rt_add_scaled(point, normal, rt_dot(direction, normal) > 0.0f ? RT_EPSILON : -RT_EPSILON);
+    origin = rt_add_scaled(point, normal, rt_dot(direction, normal) > 0.0f ? offset : -offset);
     if (depth + 1 >= RT_ROULETTE_DEPTH) {
       const cl_float survive = rt_fminf(rt_max_component(throughput), 0.95f);
       if (rt_random(rng) >= survive) break;

@@ -154,12 +154,13 @@ CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl
 }
 
 // Phong + Lambert at a surface point with normal n (facing the viewer), seen along `direction`,
-// with hard shadows from every light.
+// with hard shadows from every light (shadow rays start `offset` off the surface).
 CLF_FUNCTION cl_float4 rt_shade(RT_SCENE_PARAMETERS, const RtFrameParams* params,
                                 RtMaterial material, cl_float4 base_color, cl_float4 point,
-                                cl_float4 normal, cl_float4 direction, RtRayCounts* counts) {
+                                cl_float offset, cl_float4 normal, cl_float4 direction,
+                                RtRayCounts* counts) {
   cl_float4 color = rt_scale(base_color, material.ambient);
-  const cl_float4 shadow_origin = rt_add_scaled(point, normal, RT_EPSILON);
+  const cl_float4 shadow_origin = rt_add_scaled(point, normal, offset);
   for (cl_uint i = 0; i < params->light_count; ++i) {
     const RtLight light = lights[i];
     const cl_float4 to_light = rt_sub(light.position, point);
@@ -213,6 +214,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);
+    const cl_float offset = rt_surface_offset(point, hit.t);
     cl_float4 normal;
     RtMaterial material;
     cl_float4 base_color;
@@ -221,7 +223,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
                &front);
     const cl_float4 surface =
         rt_add(material.emission, rt_shade(RT_SCENE_ARGUMENTS, params, material, base_color, point,
-                                           normal, direction, counts));
+                                           offset, normal, direction, counts));
     const cl_int last = depth == params->max_depth;
     const cl_float transmission = last ? 0.0f : material.transmission;
     const cl_float reflectivity = last ? 0.0f : (1.0f - transmission) * material.reflectivity;
@@ -242,8 +244,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
     } else {
       break;
     }
-    origin =
-        rt_add_scaled(point, normal, rt_dot(direction, normal) > 0.0f ? RT_EPSILON : -RT_EPSILON);
+    origin = rt_add_scaled(point, normal, rt_dot(direction, normal) > 0.0f ? offset : -offset);
   }
   return color;
 }

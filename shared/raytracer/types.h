@@ -3,9 +3,9 @@
 // (kernels/raytracer/*.cl), so host and device evaluate the same formulas in the same order.
 //
 // Conventions: vectors are cl_float4 with w unused (0); directions are unit length; a ray is
-// o + t d for t in (RT_EPSILON, t_max). Host vectors have no operators, so the math goes through
-// the rt_ helpers of shared/raytracer/vector.h. Pointers to scene arrays are RT_GLOBAL (__global
-// on the device).
+// o + t d for t in (0, t_max), and rays leaving a surface start off it (rt_surface_offset). Host
+// vectors have no operators, so the math goes through the rt_ helpers of
+// shared/raytracer/vector.h. Pointers to scene arrays are RT_GLOBAL (__global on the device).
 //
 // The BVH is a Karras (2012) radix tree over spheres sorted by the Morton codes of their
 // centres: n - 1 internal nodes (0 .. n - 2, node 0 the root) followed by n leaves
@@ -44,8 +44,9 @@
 #define rt_copysignf copysignf
 #endif
 
-// Offsets secondary rays from surfaces (scene units; scenes are built at scales of 1 .. 1000).
-#define RT_EPSILON 1e-3f
+// A secondary ray's start off its surface as a share of the hit's coordinates (2^-15: about 256
+// units in the last place; rt_surface_offset).
+#define RT_OFFSET_SHARE 3.0517578125e-5f
 #define RT_PI 3.14159265358979f
 #define RT_INFINITY 1e30f
 // The BVH traversal stack; the tree's depth is at most 30 Morton bits + 32 index bits.

@@ -43,6 +43,15 @@ CLF_FUNCTION cl_float4 rt_min3(cl_float4 a, cl_float4 b) {
 CLF_FUNCTION cl_float4 rt_max3(cl_float4 a, cl_float4 b) {
   return rt_vec(rt_fmaxf(a.x, b.x), rt_fmaxf(a.y, b.y), rt_fmaxf(a.z, b.z));
 }
+// How far a secondary ray starts off the surface it leaves (along the normal), and how far short
+// of a point on a light a shadow ray stops, for a point found t along a ray. A computed point
+// o + t d is only as exact as its coordinates and t allow, so the offset is a share of those: a
+// model in millimetres and one in kilometres render alike.
+CLF_FUNCTION cl_float rt_surface_offset(cl_float4 point, cl_float t) {
+  const cl_float extent =
+      rt_fmaxf(rt_fmaxf(rt_fabsf(point.x), rt_fabsf(point.y)), rt_fabsf(point.z));
+  return RT_OFFSET_SHARE * (extent + t);
+}
 // d reflected about the unit normal n.
 CLF_FUNCTION cl_float4 rt_reflect(cl_float4 d, cl_float4 n) {
   return rt_sub(d, rt_scale(n, 2.0f * rt_dot(d, n)));
