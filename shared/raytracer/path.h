@@ -51,16 +51,14 @@ CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams*
   const cl_float u_pick = rt_random(rng);
   const cl_float u1 = rt_random(rng);
   const cl_float u2 = rt_random(rng);
-  const RtLightSample light =
-      rt_sample_emitters(emitters, params->emitter_count, params->emitter_power, u_pick, u1, u2);
-  // From the offset origin, so the shadow ray meets the light's surface at the drawn point (from
-  // the surface point it would run beside it and strike an oblique light short of it).
+  // Drawn for the offset origin, so the shadow ray meets the light's surface at the drawn point
+  // (from the surface point it would run beside it and strike an oblique light short of it).
+  const RtLightSample light = rt_sample_emitters(emitters, params->emitter_count,
+                                                 params->emitter_power, origin, u_pick, u1, u2);
+  if (!(light.pdf > 0.0f)) return sum;
   const cl_float4 to_light = rt_sub(light.point, origin);
-  const cl_float distance2 = rt_dot(to_light, to_light);
-  const cl_float distance = rt_sqrtf(distance2);
+  const cl_float distance = rt_sqrtf(rt_dot(to_light, to_light));
   const cl_float4 l = rt_scale(to_light, 1.0f / distance);
-  const cl_float cos_light = rt_fabsf(rt_dot(light.normal, l));
-  if (cos_light <= 0.0f || light.area_pdf <= 0.0f) return sum;
   cl_float bsdf_pdf;
   const cl_float4 f = rt_bsdf_eval(s, v, l, &bsdf_pdf);
   if (bsdf_pdf <= 0.0f) return sum;
@@ -68,8 +66,7 @@ CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams*
   // Stops short of the light's own surface.
   const cl_float t_max = distance - rt_surface_offset(light.point, distance);
   if (rt_trace(RT_SCENE_ARGUMENTS, params, origin, l, t_max, 1).kind != RT_HIT_NONE) return sum;
-  const cl_float light_pdf = light.area_pdf * distance2 / cos_light;  // per solid angle
-  const cl_float weight = rt_mis_weight(light_pdf, bsdf_pdf) * rt_dot(s.normal, l) / light_pdf;
+  const cl_float weight = rt_mis_weight(light.pdf, bsdf_pdf) * rt_dot(s.normal, l) / light.pdf;
   return rt_add(sum, rt_scale(rt_mul(f, light.emission), weight));
 }
 
@@ -99,9 +96,15 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
       // Emissive spheres and triangles are also reached by light sampling (planes are not).
       cl_float weight = 1.0f;
       if (!delta && params->emitter_count > 0 && hit.kind != RT_HIT_PLANE) {
+        // The density light sampling from this ray's origin would have drawn the direction with.
         const cl_float cos_light = rt_fabsf(rt_dot(normal, direction));
-        const cl_float light_pdf = rt_emitter_area_pdf(material.emission, params->emitter_power) *
-                                   hit.t * hit.t / rt_fmaxf(cos_light, 1e-6f);
+        const cl_float light_pdf =
+            hit.kind == RT_HIT_SPHERE
+                ? rt_sphere_light_pdf(spheres[hit.index].center_radius, material.emission,
+                                      params->emitter_power, origin, hit.t, cos_light)
+                : rt_area_to_solid_angle(
+                      rt_emitter_area_pdf(material.emission, params->emitter_power), hit.t,
+                      cos_light);
         weight = rt_mis_weight(bsdf_pdf, light_pdf);
       }
       radiance = rt_add(radiance, rt_scale(rt_mul(throughput, material.emission), weight));
