@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "apps/raytracer/model/model.hpp"
 #include "apps/raytracer/scene_json_writer.hpp"
 #include "apps/raytracer/scene_source.hpp"
 #include "framework/error.hpp"
@@ -34,6 +35,31 @@ TEST(RaytracerModelScenes, TexturedBoxMatchesReference) {
   ASSERT_EQ(scene.lights.size(), 1u);
   EXPECT_GE(scene.materials.at(0).texture, 0);
   expect_matches_reference(scene, small(64, 48), true);
+}
+
+// Khronos' clear-coat test: its labels are emissive maps, three rows of spheres normal maps and
+// one material a metallic-roughness map; each reaches the scene's materials, and the device
+// shows them as the reference does.
+TEST(RaytracerModelScenes, ClearCoatTestMapsMatchReference) {
+  const std::string file = test_model("glTF2/ClearCoat-glTF/ClearCoatTest.gltf");
+  const Scene scene = open_scene(file);
+  const model::Model model = model::load_model(file);
+  auto named = [&](const char* name) -> const RtMaterial& {
+    for (std::size_t i = 0; i < model.materials.size(); ++i) {
+      if (model.materials[i].name == name)
+        return scene.materials.at(scene.first_model_material + i);
+    }
+    throw std::runtime_error(std::string("no material ") + name);
+  };
+  const auto texture_name = [&](cl_int index) {
+    return index >= 0 ? scene.textures.at(index)->name : std::string("(none)");
+  };
+  EXPECT_EQ(texture_name(named("LabelMaterial").emissive_texture), "ClearCoatLabels.png");
+  EXPECT_EQ(texture_name(named("BaseNorm_Base").normal_texture), "RibsNormal.png");
+  EXPECT_EQ(texture_name(named("RoughVariations_Coating").metallic_roughness_texture),
+            "RoughnessStripes.png");
+  EXPECT_EQ(named("Simple_Base").normal_texture, -1);
+  expect_matches_reference(scene, small(96, 72));
 }
 
 TEST(RaytracerModelScenes, EngineStoresEachMeshOnceAndMatchesReference) {

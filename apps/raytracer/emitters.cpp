@@ -39,6 +39,9 @@ void add_triangles(const Scene& scene, std::vector<Candidate>& out) {
       const cl_uint material = instance.material >= 0 ? static_cast<cl_uint>(instance.material)
                                                       : mesh.shading[t].material;
       if (material >= scene.materials.size()) continue;
+      // Emission that varies over the surface (a texture) is reached by paths only: the points
+      // drawn here would all carry the material's factor.
+      if (scene.materials[material].emissive_texture >= 0) continue;
       const cl_float4 emission = scene.materials[material].emission;
       const double luminance = rt_luminance(emission);
       if (luminance <= 0) continue;

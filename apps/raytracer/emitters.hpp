@@ -13,8 +13,8 @@ struct EmitterList {
   float total_power = 0;  // summed luminance x area
 };
 
-// Emissive planes are left out (infinite: no point can be drawn on them uniformly); the path
-// tracer counts light from them only where paths hit them.
+// Emissive planes (infinite: no point can be drawn on them uniformly) and triangles whose
+// emission is textured are left out; the path tracer counts their light where paths hit them.
 EmitterList build_emitters(const Scene& scene);
 
 }  // namespace raytracer

@@ -110,11 +110,14 @@ void append_textures(const Scene& scene, MeshGeometry& geometry) {
     geometry.textures.push_back(t);
   }
   for (std::size_t i = 0; i < scene.materials.size(); ++i) {
-    const cl_int t = scene.materials[i].texture;
-    if (t >= static_cast<cl_int>(scene.textures.size())) {
-      throw clf::Error("material " + std::to_string(i) + ": texture " + std::to_string(t) +
-                       " out of range (the scene has " + std::to_string(scene.textures.size()) +
-                       ")");
+    const RtMaterial& m = scene.materials[i];
+    for (const cl_int t :
+         {m.texture, m.metallic_roughness_texture, m.emissive_texture, m.normal_texture}) {
+      if (t >= static_cast<cl_int>(scene.textures.size())) {
+        throw clf::Error("material " + std::to_string(i) + ": texture " + std::to_string(t) +
+                         " out of range (the scene has " + std::to_string(scene.textures.size()) +
+                         ")");
+      }
     }
   }
 }

@@ -120,6 +120,10 @@ RtMaterial make_material(Vec3 color, float ambient, float diffuse, float specula
   m.shininess = shininess;
   m.reflectivity = reflectivity;
   m.texture = -1;
+  m.metallic_roughness_texture = -1;
+  m.emissive_texture = -1;
+  m.normal_texture = -1;
+  m.normal_scale = 1;
   // The path tracer's reading of the same surface: a mirror share as a smooth metal, the Phong
   // lobe as a dielectric coat of the matching GGX roughness (alpha = sqrt(2 / (shininess + 2))).
   m.metallic = reflectivity;

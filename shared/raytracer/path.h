@@ -93,9 +93,11 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
     rt_surface(RT_SCENE_ARGUMENTS, hit, point, direction, 1, &normal, &material, &base_color,
                &front);
     if (rt_max_component(material.emission) > 0.0f) {
-      // Emissive spheres and triangles are also reached by light sampling (planes are not).
+      // Emissive spheres and triangles are also reached by light sampling (planes and
+      // textured emission are not: build_emitters).
       cl_float weight = 1.0f;
-      if (!delta && params->emitter_count > 0 && hit.kind != RT_HIT_PLANE) {
+      if (!delta && params->emitter_count > 0 && hit.kind != RT_HIT_PLANE &&
+          material.emissive_texture < 0) {
         // The density light sampling from this ray's origin would have drawn the direction with.
         const cl_float cos_light = rt_fabsf(rt_dot(normal, direction));
         const cl_float light_pdf =

@@ -80,9 +80,46 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   return hit;
 }
 
-// A triangle's surface at a hit: the corner normals interpolated and turned to the side of the
-// geometric normal that faces the viewer (so a smooth normal never points into the surface the
-// ray came from), the instance's or the triangle's material, the base colour times the texture.
+// The normal `n` (mesh space, unit length) bent by the normal map at (u, v): the map holds
+// tangent-space normals (x along increasing u, y up the image, that is along decreasing v, z
+// along n; glTF's convention), each channel c as 2c - 1, x and y times `scale`. The tangent
+// frame comes from how the triangle's texture coordinates run across it, made orthogonal to n
+// (per triangle; a file's own tangents are not read).
+CLF_FUNCTION cl_float4 rt_normal_mapped(RT_GLOBAL const RtTexture* textures,
+                                        RT_GLOBAL const cl_uint* texels, cl_int texture,
+                                        cl_float scale, RtTriangle triangle,
+                                        RtTriangleShading shading, cl_float u, cl_float v,
+                                        cl_float4 n) {
+  const cl_float4 edge1 = rt_sub(triangle.v1, triangle.v0);
+  const cl_float4 edge2 = rt_sub(triangle.v2, triangle.v0);
+  const cl_float du1 = shading.uv01.z - shading.uv01.x;
+  const cl_float dv1 = shading.uv01.w - shading.uv01.y;
+  const cl_float du2 = shading.uv2.x - shading.uv01.x;
+  const cl_float dv2 = shading.uv2.y - shading.uv01.y;
+  const cl_float determinant = du1 * dv2 - du2 * dv1;
+  if (determinant == 0.0f) return n;  // no texture coordinates to orient the map by
+  // d position / du, and minus d position / dv (the image's up).
+  const cl_float4 along_u =
+      rt_scale(rt_sub(rt_scale(edge1, dv2), rt_scale(edge2, dv1)), 1.0f / determinant);
+  const cl_float4 up_image =
+      rt_scale(rt_sub(rt_scale(edge1, du2), rt_scale(edge2, du1)), 1.0f / determinant);
+  const cl_float4 tangent = rt_normalize(rt_sub(along_u, rt_scale(n, rt_dot(n, along_u))));
+  cl_float4 bitangent = rt_cross(n, tangent);
+  if (rt_dot(bitangent, up_image) < 0.0f) bitangent = rt_scale(bitangent, -1.0f);
+  const cl_float4 texel = rt_sample_texture(textures, texels, texture, u, v, 0);
+  const cl_float x = (2.0f * texel.x - 1.0f) * scale;
+  const cl_float y = (2.0f * texel.y - 1.0f) * scale;
+  const cl_float z = 2.0f * texel.z - 1.0f;
+  const cl_float4 bent =
+      rt_add(rt_add(rt_scale(tangent, x), rt_scale(bitangent, y)), rt_scale(n, z));
+  return rt_dot(bent, bent) > 0.0f ? rt_normalize(bent) : n;
+}
+
+// A triangle's surface at a hit: the corner normals interpolated (and bent by a normal map) and
+// turned to the side of the geometric normal that faces the viewer (so a smooth normal never
+// points into the surface the ray came from), the instance's or the triangle's material with its
+// maps applied: the base colour and emission times their textures (as linear light with
+// `linear`), metallic and roughness times the metallic-roughness map.
 CLF_FUNCTION void rt_triangle_surface(RT_GLOBAL const RtMaterial* materials,
                                       RT_GLOBAL const RtInstance* instances,
                                       RT_GLOBAL const RtTriangle* triangles,
@@ -94,23 +131,38 @@ CLF_FUNCTION void rt_triangle_surface(RT_GLOBAL const RtMaterial* materials,
   const RtTriangle triangle = triangles[hit.index];
   const RtTriangleShading shading = triangle_shading[hit.index];
   const RtInstance instance = instances[hit.instance];
+  *material = materials[instance.material >= 0 ? (cl_uint)instance.material : shading.material];
   const cl_float w = 1.0f - hit.u - hit.v;
+  const cl_float u = w * shading.uv01.x + hit.u * shading.uv01.z + hit.v * shading.uv2.x;
+  const cl_float v = w * shading.uv01.y + hit.u * shading.uv01.w + hit.v * shading.uv2.y;
   cl_float4 geometric = rt_normal_to_world(
       instance, rt_cross(rt_sub(triangle.v1, triangle.v0), rt_sub(triangle.v2, triangle.v0)));
-  cl_float4 smooth = rt_normal_to_world(
-      instance, rt_add(rt_add(rt_scale(shading.n0, w), rt_scale(shading.n1, hit.u)),
-                       rt_scale(shading.n2, hit.v)));
+  cl_float4 smooth = rt_normalize(rt_add(
+      rt_add(rt_scale(shading.n0, w), rt_scale(shading.n1, hit.u)), rt_scale(shading.n2, hit.v)));
+  if (material->normal_texture >= 0) {
+    smooth = rt_normal_mapped(textures, texels, material->normal_texture, material->normal_scale,
+                              triangle, shading, u, v, smooth);
+  }
+  smooth = rt_normal_to_world(instance, smooth);
   *front = rt_dot(geometric, direction) <= 0.0f;
   if (!*front) geometric = rt_scale(geometric, -1.0f);
   if (rt_dot(smooth, geometric) < 0.0f) smooth = rt_scale(smooth, -1.0f);
   *normal = smooth;
-  *material = materials[instance.material >= 0 ? (cl_uint)instance.material : shading.material];
   *base_color = material->color;
   if (material->texture >= 0) {
-    const cl_float u = w * shading.uv01.x + hit.u * shading.uv01.z + hit.v * shading.uv2.x;
-    const cl_float v = w * shading.uv01.y + hit.u * shading.uv01.w + hit.v * shading.uv2.y;
     *base_color =
         rt_mul(*base_color, rt_sample_texture(textures, texels, material->texture, u, v, linear));
+  }
+  if (material->emissive_texture >= 0) {
+    material->emission =
+        rt_mul(material->emission,
+               rt_sample_texture(textures, texels, material->emissive_texture, u, v, linear));
+  }
+  if (material->metallic_roughness_texture >= 0) {
+    const cl_float4 texel =
+        rt_sample_texture(textures, texels, material->metallic_roughness_texture, u, v, 0);
+    material->roughness *= texel.y;
+    material->metallic *= texel.z;
   }
 }
 

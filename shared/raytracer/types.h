@@ -81,6 +81,11 @@ typedef struct RtMaterial {
   cl_float roughness;     // path: GGX roughness, alpha = roughness^2
   cl_float transmission;  // both: share of light refracted (1: clear glass)
   cl_float ior;           // both: index of refraction of a transmissive material
+  // Maps on meshes (glTF's; -1: none), read at a hit's texture coordinates:
+  cl_int metallic_roughness_texture;  // path: blue x metallic, green x roughness
+  cl_int emissive_texture;            // both: multiplies emission (sRGB, as the base colour)
+  cl_int normal_texture;              // both: tangent-space normals, x and y times normal_scale
+  cl_float normal_scale;
   cl_float pad0, pad1;
 } RtMaterial;
 CLF_SHARED_STRUCT(RtMaterial)
@@ -88,7 +93,8 @@ CLF_SHARED_STRUCT(RtMaterial)
 #define RT_MATERIAL_FIELDS(FIELD) \
   FIELD(color) FIELD(emission) FIELD(ambient) FIELD(diffuse) FIELD(specular) FIELD(shininess) \
   FIELD(reflectivity) FIELD(texture) FIELD(metallic) FIELD(roughness) FIELD(transmission) \
-  FIELD(ior) FIELD(pad0) FIELD(pad1)
+  FIELD(ior) FIELD(metallic_roughness_texture) FIELD(emissive_texture) FIELD(normal_texture) \
+  FIELD(normal_scale) FIELD(pad0) FIELD(pad1)
 // clang-format on
 
 typedef struct RtSphere {

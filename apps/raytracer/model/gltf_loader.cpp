@@ -76,15 +76,28 @@ class GltfReader {
     out.transmission = static_cast<float>(
         extension_number(m.extensions, "KHR_materials_transmission", "transmissionFactor", 0));
     out.ior = static_cast<float>(extension_number(m.extensions, "KHR_materials_ior", "ior", 1.5));
+    // Every map is read at the first set of texture coordinates (TEXCOORD_0).
     if (pbr.baseColorTexture.index >= 0) {
-      out.base_color_texture = texture(pbr.baseColorTexture.index, m.name);
+      out.base_color_texture = texture(pbr.baseColorTexture.index, m.name, "base colour");
+    }
+    if (pbr.metallicRoughnessTexture.index >= 0) {
+      out.metallic_roughness_texture =
+          texture(pbr.metallicRoughnessTexture.index, m.name, "metallic-roughness");
+    }
+    if (m.emissiveTexture.index >= 0) {
+      out.emissive_texture = texture(m.emissiveTexture.index, m.name, "emissive");
+    }
+    if (m.normalTexture.index >= 0) {
+      out.normal_texture = texture(m.normalTexture.index, m.name, "normal");
+      out.normal_scale = static_cast<float>(m.normalTexture.scale);
     }
     return out;
   }
 
-  // Our texture for glTF texture `index`: its image, converted once however often it is used.
-  int texture(int index, const std::string& material_name) {
-    const std::string where = "material '" + material_name + "', base colour texture";
+  // Our texture for glTF texture `index` (the material's `map`): its image, converted once
+  // however often it is used.
+  int texture(int index, const std::string& material_name, const std::string& map) {
+    const std::string where = "material '" + material_name + "', " + map + " texture";
     if (index >= static_cast<int>(gltf_.textures.size())) {
       throw clf::Error(where + ": texture " + std::to_string(index) + " does not exist");
     }

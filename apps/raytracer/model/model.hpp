@@ -45,8 +45,12 @@ struct Material {
   int base_color_texture = -1;  // index into Model::textures, -1: none
   float metallic = 0;
   float roughness = 1;
-  Vec3 emissive{0, 0, 0};  // linear rgb radiance scale
-  float transmission = 0;  // 0: opaque, 1: fully transmissive (glass)
+  int metallic_roughness_texture = -1;  // blue: metallic, green: roughness (times the factors)
+  Vec3 emissive{0, 0, 0};               // linear rgb radiance scale
+  int emissive_texture = -1;            // multiplies `emissive`
+  int normal_texture = -1;              // tangent-space normals
+  float normal_scale = 1;               // of the normal map's x and y
+  float transmission = 0;               // 0: opaque, 1: fully transmissive (glass)
   float ior = 1.5f;
 };
 

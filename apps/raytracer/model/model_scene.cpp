@@ -53,7 +53,10 @@ SceneTexture to_scene_texture(const Texture& texture) {
 
 }  // namespace
 
-RtMaterial whitted_material(const Material& m, cl_int texture) {
+RtMaterial whitted_material(const Material& m, cl_int first_texture) {
+  const auto texture = [first_texture](int index) {
+    return index >= 0 ? first_texture + index : -1;
+  };
   const float roughness = std::clamp(m.roughness, 0.0f, 1.0f);
   const float metallic = std::clamp(m.metallic, 0.0f, 1.0f);
   const float smoothness = 1.0f - roughness;
@@ -62,7 +65,11 @@ RtMaterial whitted_material(const Material& m, cl_int texture) {
   const float shininess = std::clamp(2.0f / (alpha * alpha) - 2.0f, 1.0f, 10000.0f);
   RtMaterial out = make_material(m.base_color, 0.1f, 0.8f, 0.04f + 0.46f * smoothness, shininess,
                                  metallic * smoothness);
-  out.texture = texture;
+  out.texture = texture(m.base_color_texture);
+  out.metallic_roughness_texture = texture(m.metallic_roughness_texture);
+  out.emissive_texture = texture(m.emissive_texture);
+  out.normal_texture = texture(m.normal_texture);
+  out.normal_scale = m.normal_scale;
   out.metallic = metallic;
   out.roughness = roughness;
   out.transmission = std::clamp(m.transmission, 0.0f, 1.0f);
@@ -79,9 +86,7 @@ std::uint32_t add_model_meshes(const Model& model, Scene& scene) {
     scene.textures.push_back(std::make_shared<const SceneTexture>(to_scene_texture(texture)));
   }
   for (const Material& material : model.materials) {
-    const cl_int texture =
-        material.base_color_texture >= 0 ? texture_base + material.base_color_texture : -1;
-    scene.materials.push_back(whitted_material(material, texture));
+    scene.materials.push_back(whitted_material(material, texture_base));
   }
   const bool flip_v = lower_case_extension(model.source) == ".obj";
   for (const Mesh& mesh : model.meshes) {

@@ -24,7 +24,8 @@ void add_model_to_scene(const Model& model, const Transform& placement, cl_int m
 Scene scene_from_model(const Model& model);
 
 // Whitted parameters for a metallic-roughness material: the base colour diffuse, a Phong
-// highlight that narrows as roughness falls, metals reflect as they get smooth.
-RtMaterial whitted_material(const Material& material, cl_int texture);
+// highlight that narrows as roughness falls, metals reflect as they get smooth. The material's
+// textures are the scene's from `first_texture` on (where the model's were added).
+RtMaterial whitted_material(const Material& material, cl_int first_texture);
 
 }  // namespace raytracer::model
