@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 
+#include "apps/common/png_writer.hpp"
 #include "apps/raytracer/model/model.hpp"
 #include "framework/error.hpp"
 #include "raytracer_model_test_support.hpp"
@@ -327,6 +328,36 @@ TEST(RaytracerModels, ObjMaterialsMapOntoMetallicRoughness) {
   }
 }
 
+// map_Kd, map_Ke and norm (with -bm) become the base colour, emissive and normal maps, each
+// image decoded once however many maps name it.
+TEST(RaytracerModels, ObjMapsBecomeTheMaterialsTextures) {
+  const std::filesystem::path dir = scratch_directory("mtl-maps");
+  app_common::write_png((dir / "paint.png").string(), 1, 1, std::vector<cl_uint>{0xFF2040A0u});
+  app_common::write_png((dir / "bumps.png").string(), 2, 1,
+                        std::vector<cl_uint>{0xFFFF8080u, 0xFF80FF80u});
+  write_file(dir / "maps.mtl",
+             "newmtl lamp\nKd 1 1 1\nKe 2 2 2\nmap_Kd paint.png\nmap_Ke paint.png\n"
+             "norm -bm 0.5 bumps.png\n"
+             "newmtl plain\nKd 0.5 0.5 0.5\n");
+  write_file(dir / "maps.obj",
+             "mtllib maps.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+             "usemtl lamp\nf 1/1 2/2 3/3\nusemtl plain\nf 1/1 3/3 2/2\n");
+  const Model model = load_model((dir / "maps.obj").string());
+  expect_well_formed(model);
+  ASSERT_EQ(model.textures.size(), 2u);
+  const Material& lamp = model.materials.at(0);
+  EXPECT_EQ(lamp.base_color_texture, lamp.emissive_texture);
+  ASSERT_GE(lamp.normal_texture, 0);
+  EXPECT_NE(lamp.normal_texture, lamp.base_color_texture);
+  EXPECT_EQ(model.textures.at(lamp.normal_texture).width, 2);
+  EXPECT_NEAR(lamp.normal_scale, 0.5f, 1e-6f);
+  EXPECT_NEAR(lamp.emissive.x, 2.0f, 1e-6f);
+  const Material& plain = model.materials.at(1);
+  EXPECT_EQ(plain.emissive_texture, -1);
+  EXPECT_EQ(plain.normal_texture, -1);
+  EXPECT_EQ(plain.metallic_roughness_texture, -1);
+}
+
 TEST(RaytracerModels, ObjUnknownMaterialIsAWarning) {
   // cube_usemtl.obj uses mtl3, which its MTL file lacks: those faces get the default material.
   const Model model = load_model(test_model("OBJ/cube_usemtl.obj"));
@@ -371,6 +402,13 @@ TEST(RaytracerModels, ErrorsNameTheFileAndTheProblem) {
   const std::string no_map = load_error((dir / "textured.obj").string());
   EXPECT_NE(no_map.find("textured.obj: material 'painted'"), std::string::npos) << no_map;
   EXPECT_NE(no_map.find("paint.png"), std::string::npos) << no_map;
+  // So does one whose normal map is missing, naming the statement.
+  write_file(dir / "normal.mtl", "newmtl ribbed\nKd 1 1 1\nnorm ribs.png\n");
+  write_file(dir / "normal.obj",
+             "mtllib normal.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl ribbed\nf 1 2 3\n");
+  const std::string no_normal = load_error((dir / "normal.obj").string());
+  EXPECT_NE(no_normal.find("material 'ribbed', norm: "), std::string::npos) << no_normal;
+  EXPECT_NE(no_normal.find("ribs.png"), std::string::npos) << no_normal;
 
   // An OBJ face that refers to a vertex the file does not have.
   write_file(dir / "bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 7\n");

@@ -156,23 +156,35 @@ Model read_obj(const std::string& path) {
   model.source = path;
   add_loader_warnings(model, reader.Warning());
 
+  // Each image file decoded once, however many materials and maps name it.
   std::map<std::string, int> texture_of_file;
+  const auto texture = [&](const tinyobj::material_t& m, const std::string& name,
+                           const char* statement) {
+    const auto [it, added] = texture_of_file.emplace(name, 0);
+    if (added) {
+      try {
+        // Files written on Windows name textures with backslashes (".\\wood.jpg").
+        std::string file = name;
+        std::replace(file.begin(), file.end(), '\\', '/');
+        model.textures.push_back(decode_texture_file(directory_of(path) + file));
+      } catch (const clf::Error& e) {
+        throw clf::Error("material '" + m.name + "', " + statement + ": " + e.what());
+      }
+      it->second = static_cast<int>(model.textures.size() - 1);
+    }
+    return it->second;
+  };
   for (const tinyobj::material_t& m : reader.GetMaterials()) {
     Material material = map_material(m);
-    if (!m.diffuse_texname.empty()) {
-      const auto [it, added] = texture_of_file.emplace(m.diffuse_texname, 0);
-      if (added) {
-        try {
-          // Files written on Windows name textures with backslashes (".\\wood.jpg").
-          std::string file = m.diffuse_texname;
-          std::replace(file.begin(), file.end(), '\\', '/');
-          model.textures.push_back(decode_texture_file(directory_of(path) + file));
-        } catch (const clf::Error& e) {
-          throw clf::Error("material '" + m.name + "', map_Kd: " + e.what());
-        }
-        it->second = static_cast<int>(model.textures.size() - 1);
-      }
-      material.base_color_texture = it->second;
+    if (!m.diffuse_texname.empty())
+      material.base_color_texture = texture(m, m.diffuse_texname, "map_Kd");
+    if (!m.emissive_texname.empty())
+      material.emissive_texture = texture(m, m.emissive_texname, "map_Ke");
+    // `norm` names a tangent-space normal map (`bump` a height map, which is not read); -bm
+    // scales its tilt.
+    if (!m.normal_texname.empty()) {
+      material.normal_texture = texture(m, m.normal_texname, "norm");
+      material.normal_scale = m.normal_texopt.bump_multiplier;
     }
     model.materials.push_back(material);
   }
