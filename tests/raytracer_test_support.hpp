@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,16 @@ inline void expect_matches_reference(const raytracer::Scene& scene,
   EXPECT_GT(distinct, reference.size() / 10) << scene.name << " renders almost uniform";
 }
 
+// A width x height frame in `mode` with the mode's default depth.
+inline raytracer::RenderSettings mode_settings(raytracer::RenderMode mode, int width, int height) {
+  raytracer::RenderSettings settings;
+  settings.mode = mode;
+  settings.width = width;
+  settings.height = height;
+  settings.depth = raytracer::default_depth(mode);
+  return settings;
+}
+
 // A scene with one light and no planes unless a test adds them.
 inline raytracer::Scene empty_scene() {
   raytracer::Scene scene;
@@ -83,6 +94,38 @@ inline std::pair<int, int> project(const raytracer::Scene& scene, int width, int
   const float u = (rt_dot(q, camera.right) / rt_dot(camera.right, camera.right) + 1) / 2;
   const float v = (1 - rt_dot(q, camera.up) / rt_dot(camera.up, camera.up)) / 2;
   return {static_cast<int>(std::floor(u * width)), static_cast<int>(std::floor(v * height))};
+}
+
+// A 2x2 texture: red, green (top row), blue, white (bottom row).
+inline std::shared_ptr<const raytracer::SceneTexture> four_colour_texture() {
+  raytracer::SceneTexture t;
+  t.name = "four colours";
+  t.width = 2;
+  t.height = 2;
+  t.rgba = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
+  return std::make_shared<const raytracer::SceneTexture>(t);
+}
+
+// The device's `image` of the unit quad of make_quad_mesh (facing the camera, untransformed)
+// with four_colour_texture on it shows each texel at its texel centre, (±0.5, ±0.5) on the quad:
+// the top-left texel (red) at the top left. Within 40 of 255 per channel (bilinear filtering).
+inline void expect_four_texels_in_place(const raytracer::Scene& scene, int width, int height,
+                                        const raytracer::Image& image) {
+  struct Expected {
+    raytracer::Vec3 point;
+    cl_uint rgba;
+    const char* where;
+  };
+  for (const Expected& e : {Expected{{-0.5f, 0.5f, 0}, 0xFF0000FFu, "top left: red"},
+                            Expected{{0.5f, 0.5f, 0}, 0xFF00FF00u, "top right: green"},
+                            Expected{{-0.5f, -0.5f, 0}, 0xFFFF0000u, "bottom left: blue"},
+                            Expected{{0.5f, -0.5f, 0}, 0xFFFFFFFFu, "bottom right: white"}}) {
+    const auto [x, y] = project(scene, width, height, e.point);
+    const cl_uint pixel = image[static_cast<std::size_t>(y) * width + x];
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(channel(pixel, c), channel(e.rgba, c), 40) << e.where << ", channel " << c;
+    }
+  }
 }
 
 }  // namespace raytracer_test

@@ -13,10 +13,8 @@
 namespace {
 
 using namespace raytracer;
-using raytracer_test::channel;
 using raytracer_test::empty_scene;
 using raytracer_test::expect_matches_reference;
-using raytracer_test::project;
 using raytracer_test::renderer;
 
 std::shared_ptr<const SceneTexture> texture(int width, int height, std::vector<cl_uint> rgba) {
@@ -133,14 +131,13 @@ TEST(RaytracerMaterialMaps, MetallicRoughnessMapScalesTheFactors) {
   EXPECT_NEAR(right.material.roughness, 0.5f * 0.2f, 1e-6f);
 }
 
-// Emission times its map (2x2: red, green / blue, white), on a black quad with no light.
+// Emission times its map (four_colour_texture), on a black quad with no light.
 Scene emissive_quad() {
   RtMaterial material = make_material({0, 0, 0}, 0, 0, 0, 1, 0);
   material.emission = rt_vec(1, 1, 1);
   material.emissive_texture = 0;
   Scene scene = quad_scene(material);
-  scene.textures.push_back(
-      texture(2, 2, {rgb(255, 0, 0), rgb(0, 255, 0), rgb(0, 0, 255), rgb(255, 255, 255)}));
+  scene.textures.push_back(raytracer_test::four_colour_texture());
   return scene;
 }
 
@@ -151,21 +148,7 @@ TEST(RaytracerMaterialMaps, EmissiveMapShowsItsTexels) {
   s.height = 64;
   renderer().set_scene(scene);
   renderer().render(s);
-  const auto image = renderer().image();
-  struct Expected {
-    Vec3 point;
-    cl_uint rgba;
-  };
-  for (const Expected& e :
-       {Expected{{-0.5f, 0.5f, 0}, rgb(255, 0, 0)}, Expected{{0.5f, 0.5f, 0}, rgb(0, 255, 0)},
-        Expected{{-0.5f, -0.5f, 0}, rgb(0, 0, 255)},
-        Expected{{0.5f, -0.5f, 0}, rgb(255, 255, 255)}}) {
-    const auto [x, y] = project(scene, s.width, s.height, e.point);
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_NEAR(channel(image[y * s.width + x], c), channel(e.rgba, c), 40)
-          << "at (" << e.point.x << ", " << e.point.y << "), channel " << c;
-    }
-  }
+  raytracer_test::expect_four_texels_in_place(scene, s.width, s.height, renderer().image());
   expect_matches_reference(scene, s);
 }
 

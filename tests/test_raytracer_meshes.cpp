@@ -16,21 +16,12 @@ using namespace raytracer;
 using raytracer_test::channel;
 using raytracer_test::empty_scene;
 using raytracer_test::expect_matches_reference;
+using raytracer_test::four_colour_texture;
 using raytracer_test::project;
 using raytracer_test::renderer;
 
 std::shared_ptr<const TriangleMesh> shared(TriangleMesh mesh) {
   return std::make_shared<const TriangleMesh>(std::move(mesh));
-}
-
-// A 2x2 texture: red, green (top row), blue, white (bottom row).
-std::shared_ptr<const SceneTexture> four_colour_texture() {
-  SceneTexture t;
-  t.name = "four colours";
-  t.width = 2;
-  t.height = 2;
-  t.rgba = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
-  return std::make_shared<const SceneTexture>(t);
 }
 
 // Spheres, a checkerboard floor, and meshes: a smooth and a flat sphere mesh placed three times
@@ -133,22 +124,7 @@ TEST(RaytracerMeshes, TextureShowsItsTexelsTheRightWayRound) {
   renderer().set_scene(scene);
   renderer().render(s);
   const auto image = renderer().image();
-  // Texel centres are at (±0.5, ±0.5) on the quad: the top-left texel (red) at the top left.
-  struct Expected {
-    Vec3 point;
-    cl_uint rgba;
-    const char* where;
-  };
-  for (const Expected& e : {Expected{{-0.5f, 0.5f, 0}, 0xFF0000FFu, "top left: red"},
-                            Expected{{0.5f, 0.5f, 0}, 0xFF00FF00u, "top right: green"},
-                            Expected{{-0.5f, -0.5f, 0}, 0xFFFF0000u, "bottom left: blue"},
-                            Expected{{0.5f, -0.5f, 0}, 0xFFFFFFFFu, "bottom right: white"}}) {
-    const auto [x, y] = project(scene, s.width, s.height, e.point);
-    const cl_uint pixel = image[y * s.width + x];
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_NEAR(channel(pixel, c), channel(e.rgba, c), 40) << e.where << ", channel " << c;
-    }
-  }
+  raytracer_test::expect_four_texels_in_place(scene, s.width, s.height, image);
   // Between two texels the colour is their mix (bilinear), not either one.
   const auto [mx, my] = project(scene, s.width, s.height, {0, 0.5f, 0});
   const cl_uint between = image[my * s.width + mx];

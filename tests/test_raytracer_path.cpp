@@ -159,11 +159,10 @@ TEST(RaytracerPath, PlasticInAFurnaceDoesNotCreateEnergy) {
   EXPECT_GE(centre_mean(image, 32, 4, 0), 0.85);
 }
 
-// A white Lambert floor under a glowing sphere of radiance L and radius r whose centre is d
-// above the floor: the floor point below it receives E = pi L (r / d)^2 and shows
-// albedo / pi x E. Light sampling and BSDF sampling both reach the sphere; their weighted sum
-// must give exactly that.
-TEST(RaytracerPath, AreaLightGivesTheIrradianceOfItsClosedForm) {
+// A grey Lambert floor (albedo 0.5) under a glowing sphere of radiance L = 4 and radius r = 0.5
+// whose centre is d = 2 above it, seen from the side so that the centre pixels see floor points
+// near the one below the sphere.
+Scene sphere_light_over_floor() {
   Scene scene = empty_scene();
   scene.materials.push_back(lambert({0.5f, 0.5f, 0.5f}));
   RtMaterial glow = lambert({0, 0, 0});
@@ -174,6 +173,13 @@ TEST(RaytracerPath, AreaLightGivesTheIrradianceOfItsClosedForm) {
   scene.camera.position = {0, 1, -3};
   scene.camera.look_at = {0, 0, 0};
   scene.camera.fov_y = 2.0f * 3.14159265f / 180.0f;  // the centre pixels see points near (0,0,0)
+  return scene;
+}
+
+// The floor point below the sphere receives E = pi L (r / d)^2 and shows albedo / pi x E. Light
+// sampling and BSDF sampling both reach the sphere; their weighted sum must give exactly that.
+TEST(RaytracerPath, AreaLightGivesTheIrradianceOfItsClosedForm) {
+  const Scene scene = sphere_light_over_floor();
   const std::vector<cl_float4> image = device_radiance(scene, path_settings(33, 8, 4), 16);
   // 25 pixels x 1024 paths, each within a few per cent of the answer (next test): what is left
   // is the pixels' points lying beside the one the closed form is for.
@@ -186,18 +192,8 @@ TEST(RaytracerPath, AreaLightGivesTheIrradianceOfItsClosedForm) {
 // so a single path is already close to the answer; drawn over the whole sphere, half the points
 // would be on its far side, in its own shadow, and the rest weighted by their distance.
 TEST(RaytracerPath, SphereLightSamplesSpreadLittle) {
-  Scene scene = empty_scene();
-  scene.materials.push_back(lambert({0.5f, 0.5f, 0.5f}));
-  RtMaterial glow = lambert({0, 0, 0});
-  glow.emission = rt_vec(4, 4, 4);
-  scene.materials.push_back(glow);
-  scene.planes.push_back(make_plane({0, 1, 0}, 0, 0));
-  scene.spheres.push_back(make_sphere({0, 2, 0}, 0.5f, 1));
-  scene.camera.position = {0, 1, -3};
-  scene.camera.look_at = {0, 0, 0};
-  scene.camera.fov_y = 2.0f * 3.14159265f / 180.0f;
-  const int size = 33;
-  const std::vector<cl_float4> image = render_reference_radiance(scene, path_settings(size, 1), 1);
+  const std::vector<cl_float4> image =
+      render_reference_radiance(sphere_light_over_floor(), path_settings(33, 1), 1);
   double sum = 0;
   double sum2 = 0;
   for (const cl_float4& p : image) {

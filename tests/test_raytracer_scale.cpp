@@ -61,20 +61,12 @@ Difference compare(const std::vector<cl_uint>& a, const std::vector<cl_uint>& b,
   return d;
 }
 
-RenderSettings small(RenderMode mode) {
-  RenderSettings settings;
-  settings.mode = mode;
-  settings.width = 160;
-  settings.height = 160;
-  settings.depth = raytracer::default_depth(mode);
-  return settings;
-}
-
 // Whitted: the Cornell box (spheres resting on the floor, glass, a mesh panel) at 1/1000, 1 and
 // 1000 scene units: the same picture but for rounding at edges.
 TEST(RaytracerScale, WhittedImageIsTheSameAtEveryScale) {
   const Scene unit = raytracer::builtin_scene("cornell");
-  const RenderSettings settings = raytracer::resolve_settings(unit, small(RenderMode::whitted));
+  const RenderSettings settings = raytracer::resolve_settings(
+      unit, raytracer_test::mode_settings(RenderMode::whitted, 160, 160));
   const std::vector<cl_uint> expected = raytracer::render_reference(unit, settings);
   for (const float s : {1e-3f, 1e3f}) {
     const Difference d =
@@ -87,7 +79,8 @@ TEST(RaytracerScale, WhittedImageIsTheSameAtEveryScale) {
 // rounding turns one aside; averaged over 16 frames, every 8x8 block's mean matches.
 TEST(RaytracerScale, PathTracedImageIsTheSameAtEveryScale) {
   const Scene unit = raytracer::builtin_scene("cornell");
-  const RenderSettings settings = raytracer::resolve_settings(unit, small(RenderMode::path));
+  const RenderSettings settings =
+      raytracer::resolve_settings(unit, raytracer_test::mode_settings(RenderMode::path, 160, 160));
   const int frames = 16;
   const std::vector<cl_uint> expected = raytracer::render_reference(unit, settings, 0, frames);
   for (const float s : {1e-3f, 1e3f}) {

@@ -32,12 +32,7 @@ const clf::DeviceSet& two_devices() {
 }
 
 RenderSettings small_settings(RenderMode mode) {
-  RenderSettings settings;
-  settings.mode = mode;
-  settings.width = 40;
-  settings.height = 64;
-  settings.depth = raytracer::default_depth(mode);
-  return settings;
+  return raytracer_test::mode_settings(mode, 40, 64);
 }
 
 // Makes the balancer's next split give the devices rows in the ratio share0 : share1.
