@@ -47,10 +47,11 @@ std::vector<std::pair<int, int>> tiled_pixel_order(int width, int height);
 RayBatch make_primary_rays(const Scene& scene, int width, int height);
 
 // From each primary ray's hit in `primary_hits` (the nearest hits of `primary`; misses give no
-// rays), offset along the normal facing the camera as the renderer's are (rt_surface_offset): a shadow ray to the scene's first
-// light up to its distance, where the surface faces the light (the renderer traces no others),
-// and a secondary ray in a cosine-weighted direction about the normal, drawn from Philox with
-// `seed` (stream: the primary ray's index), so the batch is the same on every machine.
+// rays), offset along the normal facing the camera as the renderer's are (rt_surface_offset): a
+// shadow ray to the scene's first light up to its distance, where the surface faces the light (the
+// renderer traces no others), and a secondary ray in a cosine-weighted direction about the normal,
+// drawn from Philox with `seed` (stream: the primary ray's index), so the batch is the same on
+// every machine.
 RayBatches make_secondary_rays(const HostScene& scene, RayBatch primary,
                                const std::vector<RtHit>& primary_hits, std::uint64_t seed);
 
