@@ -301,7 +301,8 @@ Scene instanced_scene_with_spheres() {
   std::uniform_real_distribution<float> spread(-1, 1);
   for (int i = 0; i < 60; ++i) {
     const cl_float4 centre = rt_vec(spread(rng) * 4, spread(rng) * 3, 7 + spread(rng) * 4);
-    scene.spheres.push_back({{centre.x, centre.y, centre.z, 0.2f + 0.3f * (spread(rng) + 1)}, 0});
+    const float radius = 0.2f + 0.3f * (spread(rng) + 1);
+    scene.spheres.push_back(raytracer::make_sphere({centre.x, centre.y, centre.z}, radius, 0));
   }
   return scene;
 }
@@ -340,7 +341,9 @@ TEST(RaytracerMeshBvh, SpheresAmongMeshesAreFoundThroughBothTrees) {
       ASSERT_EQ(trees.kind, brute.kind) << "ray " << i;
       ASSERT_EQ(trees.t, brute.t) << "ray " << i;
       ASSERT_EQ(trees.index, brute.index) << "ray " << i;
-      if (trees.kind == RT_HIT_TRIANGLE) ASSERT_EQ(trees.instance, brute.instance) << "ray " << i;
+      if (trees.kind == RT_HIT_TRIANGLE) {
+        ASSERT_EQ(trees.instance, brute.instance) << "ray " << i;
+      }
       sphere_hits += trees.kind == RT_HIT_SPHERE;
       triangle_hits += trees.kind == RT_HIT_TRIANGLE;
     }
@@ -431,7 +434,9 @@ TEST(RaytracerMeshBvh, DevicePlocHoldsEveryPrimitiveOnceInBoundedLeaves) {
     const std::vector<Box> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
     const SahBvh bvh = ploc_builder().build(boxes);
     ASSERT_NO_FATAL_FAILURE(expect_each_primitive_once(bvh, boxes));
-    if (n <= 4) EXPECT_EQ(bvh.nodes.size(), 1u) << "one leaf holds " << n << " primitives";
+    if (n <= 4) {
+      EXPECT_EQ(bvh.nodes.size(), 1u) << "one leaf holds " << n << " primitives";
+    }
   }
   EXPECT_GE(ploc_builder().rounds(), 1);
 }
