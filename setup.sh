@@ -21,6 +21,8 @@ packages=(
   libgtest-dev googletest libgmock-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
   libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev assimp-testmodels
+  # cl-raytracer's environment images (Radiance .hdr and others, through stb_image)
+  libstb-dev
   clang-format clang libclang-rt-14-dev ccache
   python3-matplotlib
   # the endgame database files' checksums (XXH3)

@@ -3,6 +3,7 @@
 // errors about meshes name the file, the JSON path and what is wrong.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "apps/raytracer/model/model.hpp"
@@ -118,6 +119,82 @@ std::string cube_scene_file(const std::string& test, const std::string& meshes) 
   "meshes": )" + meshes +
                        "}");
   return path;
+}
+
+// A Radiance .hdr file of 8 x 4 texels: radiance 2 in the top row, 1 below (powers of two, which
+// RGBE holds exactly), written flat (without run-length encoding), as the format allows.
+void write_sky_hdr(const std::filesystem::path& path) {
+  std::string bytes = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 8\n";
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 8; ++x) bytes += {'\x80', '\x80', '\x80', y == 0 ? '\x82' : '\x81'};
+  }
+  write_file(path, bytes);
+}
+
+// A scene file with a sphere and `environment` as given, and sky.hdr beside it.
+std::string sky_scene_file(const std::string& test, const std::string& environment) {
+  const auto dir = scratch_directory(test);
+  write_sky_hdr(dir / "sky.hdr");
+  const std::string path = (dir / "scene.json").string();
+  write_file(path, R"({"size": [48, 32], "environment": )" + environment + R"(,
+  "camera": {"position": [0, 0, -4], "look_at": [0, 0, 0]},
+  "materials": [{"name": "mirror", "color": [0.9, 0.5, 0.3], "reflectivity": 0.5}],
+  "lights": [{"position": [2, 3, -4]}],
+  "spheres": [{"center": [0, 0, 0], "radius": 1, "material": "mirror"}]})");
+  return path;
+}
+
+TEST(RaytracerModelScenes, SceneFileEnvironmentIsReadAndSaved) {
+  const std::string source =
+      sky_scene_file("sky", R"({"file": "sky.hdr", "intensity": 0.25, "rotate": 90})");
+  const Scene scene = open_scene(source);
+  ASSERT_TRUE(scene.environment && scene.environment->image);
+  const EnvironmentImage& image = *scene.environment->image;
+  ASSERT_EQ(image.width, 8);
+  ASSERT_EQ(image.height, 4);
+  EXPECT_EQ(image.radiance[3].x, 2.0f) << "top row";
+  EXPECT_EQ(image.radiance[8 + 3].y, 1.0f) << "second row";
+  EXPECT_EQ(scene.environment->intensity, 0.25f);
+  EXPECT_EQ(scene.environment->rotate_degrees, 90.0f);
+  expect_matches_reference(scene, small(48, 32));
+
+  const std::string saved = (scratch_directory("sky_copy") / "copy.json").string();
+  save_scene_file(scene, saved);
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(saved));
+  EXPECT_EQ(json["environment"]["file"], "../models_sky/sky.hdr");
+  const Scene read = open_scene(saved);
+  ASSERT_TRUE(read.environment && read.environment->image);
+  ASSERT_EQ(read.environment->image->radiance.size(), image.radiance.size());
+  EXPECT_EQ(0, std::memcmp(read.environment->image->radiance.data(), image.radiance.data(),
+                           image.radiance.size() * sizeof(cl_float4)));
+  EXPECT_EQ(read.environment->intensity, 0.25f);
+  EXPECT_EQ(read.environment->rotate_degrees, 90.0f);
+}
+
+TEST(RaytracerModelScenes, EnvironmentErrorsNameFilePathAndReason) {
+  const auto expect_error = [](const std::string& environment, const std::string& expected,
+                               const std::string& garbage = "") {
+    const std::string file = sky_scene_file("sky_errors", environment);
+    if (!garbage.empty()) {
+      write_file(std::filesystem::path(file).parent_path() / "sky.hdr", garbage);
+    }
+    try {
+      open_scene(file);
+      ADD_FAILURE() << "accepted: " << environment;
+    } catch (const clf::Error& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find(file), std::string::npos) << message;
+      EXPECT_NE(message.find(expected), std::string::npos) << message;
+    }
+  };
+  expect_error(R"({"file": "missing.hdr"})", "environment.file: ");
+  expect_error(R"({"file": "missing.hdr"})", "missing.hdr: cannot read it as an image");
+  expect_error(R"({"file": "sky.hdr"})", "sky.hdr: cannot read it as an image",
+               "#?RADIANCE\nnot a picture");
+  expect_error(R"({"file": 3})", "environment.file: expected a file name");
+  expect_error(R"({"file": "sky.hdr", "intensity": -1})", "environment.intensity");
+  expect_error(R"({"file": "sky.hdr", "colour": 1})", "environment.colour: unknown field");
+  expect_error(R"({"intensity": 1})", "environment.file: missing field");
 }
 
 TEST(RaytracerModelScenes, SceneFilePlacesModelFiles) {

@@ -109,7 +109,11 @@ int run_render(const RenderCommand& command, clf::DeviceSet* devices) {
   if (command.animation < 0)
     throw clf::Error("--animation: must be >= 1 frames, got " + std::to_string(command.animation));
   parse_mesh_bvh_builder(command.mesh_bvh);  // a bad name fails before the scene loads
-  const Scene scene = open_scene(command.scene);
+  Scene scene = open_scene(command.scene);
+  if (!command.environment.empty()) {
+    use_environment_file(scene, command.environment, command.environment_intensity,
+                         "--environment");
+  }
   RenderSettings settings;
   settings.mode = parse_render_mode(command.mode);
   if (!command.size.empty()) parse_size(command.size, &settings.width, &settings.height);
@@ -128,6 +132,12 @@ int run_render(const RenderCommand& command, clf::DeviceSet* devices) {
               << settings.width << "x" << settings.height << ", depth " << settings.depth << ", aa "
               << settings.aa << "x" << settings.aa << (settings.shadows ? "" : ", no shadows")
               << "\n";
+  if (!quiet_rank && sky_image(scene) != nullptr) {
+    const EnvironmentImage& sky = *sky_image(scene);
+    std::cout << "environment " << scene.environment->file << ": " << sky.width << "x" << sky.height
+              << ", intensity " << scene.environment->intensity << ", turned "
+              << scene.environment->rotate_degrees << " degrees\n";
+  }
   json stats = {{"scene", scene.name},
                 {"mode", render_mode_name(settings.mode)},
                 {"width", settings.width},

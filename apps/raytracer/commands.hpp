@@ -24,6 +24,8 @@ struct RenderCommand {
   std::string json;                   // per-frame statistics as JSON
   int animation = 0;             // > 0: an orbit of this many frames, spread across the MPI ranks
   std::string mesh_bvh = "sah";  // how the devices' mesh BVHs are built (parse_mesh_bvh_builder)
+  std::string environment;       // an environment image instead of the scene's sky
+  float environment_intensity = 1;
 };
 
 struct BenchCommand {

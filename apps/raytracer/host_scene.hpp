@@ -40,6 +40,8 @@ class HostScene {
   const MeshGeometry geometry_;
   const std::vector<RtBvhNode> sphere_nodes_;
   const EmitterList emitters_;
+  const cl_float4 no_sky_{};
+  const cl_float4* const sky_;  // the scene's environment image, else no_sky_
   const RtFrameParams params_;
 };
 

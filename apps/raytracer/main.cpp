@@ -51,6 +51,13 @@ int main(int argc, char** argv) {
                    "how the devices build the mesh BVHs: sah (binned SAH on the host; best to "
                    "trace), lbvh or ploc (on the device; quicker to build for large meshes)")
       ->capture_default_str();
+  render_app->add_option("--environment", render.environment,
+                         "an environment image around the scene (a Radiance .hdr panorama, "
+                         "or a PNG/JPEG one), instead of the scene's own");
+  render_app
+      ->add_option("--environment-intensity", render.environment_intensity,
+                   "multiplies the environment image's radiance")
+      ->capture_default_str();
   render_app->add_flag("--reference", render.reference, "render with the CPU reference renderer");
   render_app->add_flag("--brute", render.brute, "test every sphere instead of using the BVH");
   render_app->add_flag("--no-shadows", render.no_shadows, "no shadow rays");

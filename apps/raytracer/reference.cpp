@@ -71,6 +71,15 @@ cl_float4 frame_jitter(cl_uint frame_index) {
   return j;
 }
 
+const EnvironmentImage* sky_image(const Scene& scene) {
+  return scene.environment ? scene.environment->image.get() : nullptr;
+}
+
+std::vector<cl_float4> sky_texels(const Scene& scene) {
+  const EnvironmentImage* sky = sky_image(scene);
+  return sky ? sky->radiance : std::vector<cl_float4>(1, rt_vec(0, 0, 0));
+}
+
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
                                 cl_uint frame_index, cl_uint instance_count,
                                 const EmitterList& emitters) {
@@ -92,6 +101,12 @@ RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settin
   p.mode = settings.mode == RenderMode::path ? RT_MODE_PATH : RT_MODE_WHITTED;
   p.emitter_count = static_cast<cl_uint>(emitters.emitters.size());
   p.emitter_power = emitters.total_power;
+  if (const EnvironmentImage* sky = sky_image(scene)) {
+    p.sky_width = static_cast<cl_uint>(sky->width);
+    p.sky_height = static_cast<cl_uint>(sky->height);
+    p.sky_intensity = scene.environment->intensity;
+    p.sky_turn = scene.environment->rotate_degrees / 360.0f;
+  }
   return p;
 }
 

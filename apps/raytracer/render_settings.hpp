@@ -49,6 +49,12 @@ RenderSettings resolve_settings(const Scene& scene, RenderSettings settings);
 // sequence, so accumulated frames cover the pixel evenly.
 cl_float4 frame_jitter(cl_uint frame_index);
 
+// The scene's environment image, or null where it has none (or it is not read yet: rays leaving
+// the scene then see the background colour).
+const EnvironmentImage* sky_image(const Scene& scene);
+// Its texels for the renderers' `sky` array (one texel where there is none).
+std::vector<cl_float4> sky_texels(const Scene& scene);
+
 // instance_count: the mesh instances traced (MeshGeometry::instances, which leaves out
 // instances of empty meshes); emitters: the scene's (build_emitters).
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,23 @@ struct CameraView {
   bool right_handed = false;
 };
 
+// An environment image (shared/raytracer/sky.h): linear rgb radiance, rows from the top.
+struct EnvironmentImage {
+  int width = 0;
+  int height = 0;
+  std::vector<cl_float4> radiance;
+};
+
+// What surrounds a scene instead of the background colour: an image read from `file` when the
+// scene is opened (a scene file's "environment"; apps/raytracer/scene_source.hpp).
+struct SceneEnvironment {
+  std::string file;          // relative paths are resolved from the scene file's folder
+  std::string named_by;      // where it was named, for errors ("scene.json: environment.file")
+  float intensity = 1;       // multiplies the image's radiance
+  float rotate_degrees = 0;  // about +y
+  std::shared_ptr<const EnvironmentImage> image;  // null until read
+};
+
 struct Scene {
   std::string name;
   std::vector<RtMaterial> materials;
@@ -46,7 +64,8 @@ struct Scene {
   std::size_t first_model_material = kNoModelMaterials;
   static constexpr std::size_t kNoModelMaterials = static_cast<std::size_t>(-1);
   CameraView camera;
-  Vec3 background{0, 0, 0};
+  Vec3 background{0, 0, 0};  // what rays leaving the scene see where it has no environment
+  std::optional<SceneEnvironment> environment;
   int width = 640;  // the size the scene is meant for (--size overrides)
   int height = 480;
 };

@@ -153,8 +153,8 @@ class SceneReader {
     Scene scene;
     scene.name = file_;
     expect_object(root, "",
-                  {"version", "size", "background", "camera", "materials", "spheres", "planes",
-                   "lights", "meshes", "checksum"});
+                  {"version", "size", "background", "environment", "camera", "materials", "spheres",
+                   "planes", "lights", "meshes", "checksum"});
     check_seal(root);
     if (const auto it = root.find("size"); it != root.end()) {
       if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() ||
@@ -168,6 +168,7 @@ class SceneReader {
       }
     }
     scene.background = color(root, "", "background", {0, 0, 0}, false);
+    if (root.contains("environment")) scene.environment = environment(root["environment"]);
 
     const json& camera = require(root, "", "camera");
     expect_object(camera, "camera", {"position", "look_at", "up", "fov", "right_handed"});
@@ -257,6 +258,28 @@ class SceneReader {
     return scene;
   }
 
+  // {"file", "intensity", "rotate" (degrees about +y)}: the image is read when the scene is opened.
+  SceneEnvironment environment(const json& e) const {
+    const std::string path = "environment";
+    expect_object(e, path, {"file", "intensity", "rotate"});
+    SceneEnvironment environment;
+    environment.file = file_path(require(e, path, "file"), path + ".file");
+    environment.named_by = file_ + ": " + path + ".file";
+    environment.intensity = number_in(e, path, "intensity", 0, 1e6f, 1.0f, false);
+    environment.rotate_degrees = number_in(e, path, "rotate", -360, 360, 0.0f, false);
+    return environment;
+  }
+
+  // A file named at `path`, relative to the scene file's folder unless absolute.
+  std::string file_path(const json& file, const std::string& path) const {
+    if (!file.is_string() || file.get<std::string>().empty()) {
+      fail(path, "expected a file name, got " + describe(file));
+    }
+    const std::filesystem::path named(file.get<std::string>());
+    return named.is_absolute() ? named.string()
+                               : (std::filesystem::path(file_).parent_path() / named).string();
+  }
+
   // Optional "scale" (a number or [x, y, z]), "rotate" ([x, y, z] degrees, applied about x, then
   // y, then z) and "translate", applied in that order.
   MeshPlacement placement(const json& mesh, const std::string& path) const {
@@ -287,15 +310,8 @@ class SceneReader {
       const std::string path = "meshes[" + std::to_string(i) + "]";
       const json& m = meshes[i];
       expect_object(m, path, {"file", "scale", "rotate", "translate", "material"});
-      const json& file = require(m, path, "file");
-      if (!file.is_string() || file.get<std::string>().empty()) {
-        fail(path + ".file", "expected a file name, got " + describe(file));
-      }
       MeshFileReference reference;
-      const std::filesystem::path named(file.get<std::string>());
-      reference.file = named.is_absolute()
-                           ? named.string()
-                           : (std::filesystem::path(file_).parent_path() / named).string();
+      reference.file = file_path(require(m, path, "file"), path + ".file");
       reference.json_path = path;
       reference.placement = placement(m, path);
       if (m.contains("material")) reference.material = static_cast<cl_int>(material_of(m, path));

@@ -158,6 +158,12 @@ json scene_to_json(const Scene& scene, const std::string& file) {
                {"size", {scene.width, scene.height}},
                {"background", vec3(scene.background)},
                {"camera", camera_to_json(scene.camera)}};
+  if (scene.environment) {
+    const SceneEnvironment& e = *scene.environment;
+    root["environment"] = {{"file", path_from(e.file, file)},
+                           {"intensity", number(e.intensity)},
+                           {"rotate", number(e.rotate_degrees)}};
+  }
   json materials = json::array();
   const std::size_t own = std::min(scene.first_model_material, scene.materials.size());
   for (std::size_t i = 0; i < own; ++i) {

@@ -5,6 +5,7 @@
 
 #include "framework/error.hpp"
 #if CLF_RAYTRACER_MODELS
+#include "apps/raytracer/model/environment_file.hpp"
 #include "apps/raytracer/model/model_scene.hpp"
 #endif
 
@@ -15,9 +16,9 @@ namespace {
 
 [[noreturn]] void no_model_library(const std::string& what) {
   throw clf::Error(what +
-                   ": model files need the model library, which this build lacks "
-                   "(install libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev, "
-                   "as setup.sh does, and rebuild)");
+                   ": model and environment files need the model library, which this build "
+                   "lacks (install libtinygltf-dev libtinyobjloader-dev libturbojpeg0-dev "
+                   "libstb-dev, as setup.sh does, and rebuild)");
 }
 
 }  // namespace
@@ -56,6 +57,34 @@ void load_mesh_files(Scene& scene) {
   scene.mesh_files.clear();
 }
 
+void load_environment(Scene& scene) {
+  if (!scene.environment || scene.environment->image) return;
+  const std::string& where = scene.environment->named_by;
+#if CLF_RAYTRACER_MODELS
+  try {
+    scene.environment->image = std::make_shared<const EnvironmentImage>(
+        model::read_environment_image(scene.environment->file));
+  } catch (const std::exception& error) {
+    throw clf::Error(where + ": " + error.what());
+  }
+#else
+  no_model_library(where);
+#endif
+}
+
+void use_environment_file(Scene& scene, const std::string& file, float intensity,
+                          const std::string& option) {
+  if (!(intensity >= 0 && intensity <= 1e6f)) {
+    throw clf::Error(option + "-intensity: must be in [0, 1e6], got " + std::to_string(intensity));
+  }
+  SceneEnvironment environment;
+  environment.file = file;
+  environment.named_by = option;
+  environment.intensity = intensity;
+  scene.environment = environment;
+  load_environment(scene);
+}
+
 Scene open_scene(const std::string& name_or_file) {
   if (has_model_file_extension(name_or_file)) {
 #if CLF_RAYTRACER_MODELS
@@ -71,6 +100,7 @@ Scene open_scene(const std::string& name_or_file) {
   }
   Scene scene = load_scene(name_or_file);
   load_mesh_files(scene);
+  load_environment(scene);
   return scene;
 }
 

@@ -16,6 +16,12 @@ Scene open_scene(const std::string& name_or_file);
 // Loads the model files a scene file named (Scene::mesh_files) into its meshes and moves them to
 // Scene::placed_mesh_files. Errors name the scene file, the JSON path and the loader's message.
 void load_mesh_files(Scene& scene);
+// Reads the environment image a scene file named (Scene::environment), unless already read.
+void load_environment(Scene& scene);
+// Surrounds the scene with the image in `file` instead (a command line's `option`, which errors
+// name), its radiance times `intensity`.
+void use_environment_file(Scene& scene, const std::string& file, float intensity,
+                          const std::string& option);
 
 // Whether model files can be loaded in this build.
 bool model_files_supported();

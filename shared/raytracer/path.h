@@ -81,7 +81,7 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
   for (cl_uint depth = 0;; ++depth) {
     const RtHit hit = rt_trace_bounce(RT_SCENE_ARGUMENTS, params, origin, direction, depth, counts);
     if (hit.kind == RT_HIT_NONE) {
-      radiance = rt_add(radiance, rt_mul(throughput, params->background));
+      radiance = rt_add(radiance, rt_mul(throughput, rt_sky(params, sky, direction)));
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);

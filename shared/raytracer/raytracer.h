@@ -13,6 +13,7 @@
 #include "shared/raytracer/path.h"
 #include "shared/raytracer/random.h"
 #include "shared/raytracer/shading.h"
+#include "shared/raytracer/sky.h"
 #include "shared/raytracer/texture.h"
 #include "shared/raytracer/types.h"
 #include "shared/raytracer/vector.h"

@@ -7,6 +7,7 @@
 #include "shared/raytracer/emitters.h"
 #include "shared/raytracer/intersect.h"
 #include "shared/raytracer/intersect_mesh.h"
+#include "shared/raytracer/sky.h"
 #include "shared/raytracer/texture.h"
 
 // Rays a sample traced, by kind.
@@ -19,18 +20,19 @@ typedef struct RtRayCounts {
 
 // Scene arrays as one record, so the functions below take one argument for them: spheres and
 // their BVH (nodes), planes, materials, lights, the meshes (mesh_types.h): the two-level BVH's
-// nodes, instances, triangles and their shading data, textures and their texels; and the
-// emissive surfaces (emitters.h).
+// nodes, instances, triangles and their shading data, textures and their texels; the emissive
+// surfaces (emitters.h); and the environment image's texels (sky.h).
 #define RT_SCENE_PARAMETERS                                                                     \
   RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,                           \
       RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights,                   \
       RT_GLOBAL const RtBvhNode *nodes, RT_GLOBAL const RtMeshNode *mesh_nodes,                 \
       RT_GLOBAL const RtInstance *instances, RT_GLOBAL const RtTriangle *triangles,             \
       RT_GLOBAL const RtTriangleShading *triangle_shading, RT_GLOBAL const RtTexture *textures, \
-      RT_GLOBAL const cl_uint *texels, RT_GLOBAL const RtEmitter *emitters
+      RT_GLOBAL const cl_uint *texels, RT_GLOBAL const RtEmitter *emitters,                     \
+      RT_GLOBAL const cl_float4 *sky
 #define RT_SCENE_ARGUMENTS                                                                       \
   spheres, planes, materials, lights, nodes, mesh_nodes, instances, triangles, triangle_shading, \
-      textures, texels, emitters
+      textures, texels, emitters, sky
 
 #if defined(__OPENCL_VERSION__)
 // The same arrays as a kernel's parameters, spelt with OpenCL's own type names: the framework
@@ -41,7 +43,7 @@ typedef struct RtRayCounts {
       __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                 \
       __global const RtInstance *instances, __global const RtTriangle *triangles,             \
       __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures, \
-      __global const uint *texels, __global const RtEmitter *emitters
+      __global const uint *texels, __global const RtEmitter *emitters, __global const float4 *sky
 #endif
 
 // Nearest surface (spheres, triangles, then planes) before t_max.
@@ -77,6 +79,7 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   (void)textures;
   (void)texels;
   (void)emitters;
+  (void)sky;
   return hit;
 }
 
@@ -176,6 +179,7 @@ CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl
   (void)nodes;
   (void)mesh_nodes;
   (void)emitters;
+  (void)sky;
   if (hit.kind == RT_HIT_TRIANGLE) {
     rt_triangle_surface(materials, instances, triangles, triangle_shading, textures, texels, hit,
                         direction, linear, normal, material, base_color, front);
@@ -262,7 +266,7 @@ CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* par
   for (cl_uint depth = 0; depth <= params->max_depth; ++depth) {
     const RtHit hit = rt_trace_bounce(RT_SCENE_ARGUMENTS, params, origin, direction, depth, counts);
     if (hit.kind == RT_HIT_NONE) {
-      color = rt_add(color, rt_mul(params->background, throughput));
+      color = rt_add(color, rt_mul(rt_sky(params, sky, direction), throughput));
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);

@@ -30,6 +30,8 @@
 #define rt_sinf sin
 #define rt_cosf cos
 #define rt_copysignf copysign
+#define rt_atan2f atan2
+#define rt_acosf acos
 #else
 #include <math.h>
 #define RT_GLOBAL
@@ -42,6 +44,8 @@
 #define rt_sinf sinf
 #define rt_cosf cosf
 #define rt_copysignf copysignf
+#define rt_atan2f atan2f
+#define rt_acosf acosf
 #endif
 
 // A secondary ray's start off its surface as a share of the hit's coordinates (2^-15: about 256
@@ -160,6 +164,12 @@ typedef struct RtFrameParams {
   cl_uint mode;            // RT_MODE_WHITTED or RT_MODE_PATH
   cl_uint emitter_count;   // emissive spheres and triangles, the path tracer's area lights
   cl_float emitter_power;  // their summed luminance x area (shared/raytracer/emitters.h)
+  // The environment image rays leaving the scene see (shared/raytracer/sky.h); sky_width 0: none,
+  // they see `background`.
+  cl_uint sky_width;
+  cl_uint sky_height;
+  cl_float sky_intensity;  // multiplies its texels
+  cl_float sky_turn;       // about +y, as a share of a full turn
   cl_uint pad0, pad1;
 } RtFrameParams;
 CLF_SHARED_STRUCT(RtFrameParams)
@@ -168,7 +178,8 @@ CLF_SHARED_STRUCT(RtFrameParams)
   FIELD(camera) FIELD(background) FIELD(jitter) FIELD(width) FIELD(height) \
   FIELD(sphere_count) FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) \
   FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(instance_count) FIELD(mode) \
-  FIELD(emitter_count) FIELD(emitter_power) FIELD(pad0) FIELD(pad1)
+  FIELD(emitter_count) FIELD(emitter_power) FIELD(sky_width) FIELD(sky_height) \
+  FIELD(sky_intensity) FIELD(sky_turn) FIELD(pad0) FIELD(pad1)
 // clang-format on
 
 // A BVH node: bounds, children (internal) or sphere (leaf, left = -1), parent (-1 at the root).
