@@ -42,6 +42,7 @@ class HostScene {
   const EmitterList emitters_;
   const cl_float4 no_sky_{};
   const cl_float4* const sky_;  // the scene's environment image, else no_sky_
+  const std::vector<cl_float> sky_cdf_;
   const RtFrameParams params_;
 };
 

@@ -80,6 +80,11 @@ std::vector<cl_float4> sky_texels(const Scene& scene) {
   return sky ? sky->radiance : std::vector<cl_float4>(1, rt_vec(0, 0, 0));
 }
 
+std::vector<cl_float> sky_distribution(const Scene& scene) {
+  const EnvironmentImage* sky = sky_image(scene);
+  return sky && !sky->distribution.empty() ? sky->distribution : std::vector<cl_float>{0.0f};
+}
+
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
                                 cl_uint frame_index, cl_uint instance_count,
                                 const EmitterList& emitters) {
@@ -106,6 +111,7 @@ RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settin
     p.sky_height = static_cast<cl_uint>(sky->height);
     p.sky_intensity = scene.environment->intensity;
     p.sky_turn = scene.environment->rotate_degrees / 360.0f;
+    p.sky_sampled = sky->distribution.empty() ? 0 : 1;
   }
   return p;
 }

@@ -90,6 +90,7 @@ void DeviceRenderer::set_scene(const Scene& scene, const MeshGeometry& geometry)
   materials_ = std::make_unique<clf::Buffer<RtMaterial>>(runtime_, non_empty(scene.materials));
   lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(scene.lights));
   sky_ = std::make_unique<clf::Buffer<cl_float4>>(runtime_, sky_texels(scene));
+  sky_cdf_ = std::make_unique<clf::Buffer<cl_float>>(runtime_, sky_distribution(scene));
   set_meshes(geometry);
   const std::size_t n = std::max<std::size_t>(scene.spheres.size(), 1);
   if (!nodes_ || nodes_->size() != 2 * n - 1) {
@@ -223,8 +224,8 @@ void DeviceRenderer::trace_rows(const RenderSettings& settings, clf::WorkRange r
       clf::read_only(*planes_), clf::read_only(*materials_), clf::read_only(*lights_), *nodes_,
       clf::read_only(*mesh_nodes_), clf::read_only(*instances_), clf::read_only(*triangles_),
       clf::read_only(*triangle_shading_), clf::read_only(*textures_), clf::read_only(*texels_),
-      clf::read_only(*emitters_), clf::read_only(*sky_), *accumulation_, *rgba_, *ray_counts_,
-      clf::Local<cl_uint>{3});
+      clf::read_only(*emitters_), clf::read_only(*sky_), clf::read_only(*sky_cdf_), *accumulation_,
+      *rgba_, *ray_counts_, clf::Local<cl_uint>{3});
   event.wait();
   timings.trace_ms =
       runtime_.profiling() ? event.duration_ms() : clf::milliseconds_since(trace_start);

@@ -44,8 +44,8 @@ std::vector<double> DeviceRenderer::trace_rays(const RayBatch& batch, int repeat
         clf::read_only(*planes_), clf::read_only(*materials_), clf::read_only(*lights_), *nodes_,
         clf::read_only(*mesh_nodes_), clf::read_only(*instances_), clf::read_only(*triangles_),
         clf::read_only(*triangle_shading_), clf::read_only(*textures_), clf::read_only(*texels_),
-        clf::read_only(*emitters_), clf::read_only(*sky_), clf::read_only(origins),
-        clf::read_only(directions), count, clf::write_only(answers));
+        clf::read_only(*emitters_), clf::read_only(*sky_), clf::read_only(*sky_cdf_),
+        clf::read_only(origins), clf::read_only(directions), count, clf::write_only(answers));
   };
   std::vector<double> milliseconds;
   for (int r = 0; r < repeat; ++r) {

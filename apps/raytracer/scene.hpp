@@ -29,11 +29,16 @@ struct CameraView {
   bool right_handed = false;
 };
 
-// An environment image (shared/raytracer/sky.h): linear rgb radiance, rows from the top.
+// An environment image (shared/raytracer/sky.h): linear rgb radiance, rows from the top, and
+// the path tracer's tables for sampling it as a light, built with it.
 struct EnvironmentImage {
-  int width = 0;
-  int height = 0;
+  EnvironmentImage(int width, int height, std::vector<cl_float4> radiance);
+  int width;
+  int height;
   std::vector<cl_float4> radiance;
+  // sky.h's sky_cdf: running sums over the rows, then over each row's texels; empty where the
+  // image is black everywhere (nothing to sample).
+  std::vector<cl_float> distribution;
 };
 
 // What surrounds a scene instead of the background colour: an image read from `file` when the

@@ -1,7 +1,7 @@
 // The path tracer: one path per sample from the camera, next-event estimation at every
-// non-delta bounce (a shadow ray to each point light, and one to a point drawn on the emissive
-// surfaces, weighted against BSDF sampling by the power heuristic), Russian roulette after three
-// bounces. Unbiased up to params->max_depth bounces; frames average into the estimate.
+// non-delta bounce (a shadow ray to each point light, one in a direction drawn from the
+// environment image and one to a point drawn on the emissive surfaces, the last two weighted
+// against BSDF sampling by the power heuristic), Russian roulette after three bounces. Unbiased up to params->max_depth bounces; frames average into the estimate.
 #ifndef SHARED_RAYTRACER_PATH_H
 #define SHARED_RAYTRACER_PATH_H
 
@@ -20,6 +20,27 @@ CLF_FUNCTION RtSurfacePoint rt_surface_point(RtMaterial material, cl_float4 base
   s.ior = material.ior >= 1.0f ? material.ior : 1.0f;
   s.front = front;
   return s;
+}
+
+// Light arriving at s (seen from v) from the environment image, along a direction drawn from it
+// as a light (sky.h) and weighted against BSDF sampling; the shadow ray starts at `origin`.
+CLF_FUNCTION cl_float4 rt_sky_light(RT_SCENE_PARAMETERS, const RtFrameParams* params,
+                                    RtSurfacePoint s, cl_float4 origin, cl_float4 v, cl_uint* rng,
+                                    RtRayCounts* counts) {
+  const cl_float4 none = rt_vec(0.0f, 0.0f, 0.0f);
+  const cl_float u1 = rt_random(rng);
+  const cl_float u2 = rt_random(rng);
+  cl_float light_pdf;
+  const cl_float4 l = rt_sample_sky(params, sky_cdf, u1, u2, &light_pdf);
+  if (!(light_pdf > 0.0f) || rt_dot(s.normal, l) <= 0.0f) return none;
+  cl_float bsdf_pdf;
+  const cl_float4 f = rt_bsdf_eval(s, v, l, &bsdf_pdf);
+  if (bsdf_pdf <= 0.0f) return none;
+  ++counts->shadow;
+  if (rt_trace(RT_SCENE_ARGUMENTS, params, origin, l, RT_INFINITY, 1).kind != RT_HIT_NONE)
+    return none;
+  const cl_float weight = rt_mis_weight(light_pdf, bsdf_pdf) * rt_dot(s.normal, l) / light_pdf;
+  return rt_scale(rt_mul(f, rt_sky(params, sky, l)), weight);
 }
 
 // Light arriving at s (seen from v) straight from the lights, each shadow ray counted; shadow
@@ -47,6 +68,8 @@ CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams*
     const cl_float4 irradiance = rt_scale(light.color, light.intensity * rt_dot(s.normal, l));
     sum = rt_add(sum, rt_scale(rt_mul(f, irradiance), RT_PI));
   }
+  if (params->sky_sampled)
+    sum = rt_add(sum, rt_sky_light(RT_SCENE_ARGUMENTS, params, s, origin, v, rng, counts));
   if (params->emitter_count == 0) return sum;
   const cl_float u_pick = rt_random(rng);
   const cl_float u1 = rt_random(rng);
@@ -81,7 +104,11 @@ CLF_FUNCTION cl_float4 rt_path_radiance(RT_SCENE_PARAMETERS, const RtFrameParams
   for (cl_uint depth = 0;; ++depth) {
     const RtHit hit = rt_trace_bounce(RT_SCENE_ARGUMENTS, params, origin, direction, depth, counts);
     if (hit.kind == RT_HIT_NONE) {
-      radiance = rt_add(radiance, rt_mul(throughput, rt_sky(params, sky, direction)));
+      // The environment image is also reached by light sampling: weighted against it.
+      const cl_float weight =
+          delta ? 1.0f : rt_mis_weight(bsdf_pdf, rt_sky_pdf(params, sky_cdf, direction));
+      radiance =
+          rt_add(radiance, rt_scale(rt_mul(throughput, rt_sky(params, sky, direction)), weight));
       break;
     }
     const cl_float4 point = rt_add_scaled(origin, direction, hit.t);

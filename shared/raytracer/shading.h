@@ -21,7 +21,7 @@ typedef struct RtRayCounts {
 // Scene arrays as one record, so the functions below take one argument for them: spheres and
 // their BVH (nodes), planes, materials, lights, the meshes (mesh_types.h): the two-level BVH's
 // nodes, instances, triangles and their shading data, textures and their texels; the emissive
-// surfaces (emitters.h); and the environment image's texels (sky.h).
+// surfaces (emitters.h); and the environment image's texels and sampling tables (sky.h).
 #define RT_SCENE_PARAMETERS                                                                     \
   RT_GLOBAL const RtSphere *spheres, RT_GLOBAL const RtPlane *planes,                           \
       RT_GLOBAL const RtMaterial *materials, RT_GLOBAL const RtLight *lights,                   \
@@ -29,21 +29,22 @@ typedef struct RtRayCounts {
       RT_GLOBAL const RtInstance *instances, RT_GLOBAL const RtTriangle *triangles,             \
       RT_GLOBAL const RtTriangleShading *triangle_shading, RT_GLOBAL const RtTexture *textures, \
       RT_GLOBAL const cl_uint *texels, RT_GLOBAL const RtEmitter *emitters,                     \
-      RT_GLOBAL const cl_float4 *sky
+      RT_GLOBAL const cl_float4 *sky, RT_GLOBAL const cl_float *sky_cdf
 #define RT_SCENE_ARGUMENTS                                                                       \
   spheres, planes, materials, lights, nodes, mesh_nodes, instances, triangles, triangle_shading, \
-      textures, texels, emitters, sky
+      textures, texels, emitters, sky, sky_cdf
 
 #if defined(__OPENCL_VERSION__)
 // The same arrays as a kernel's parameters, spelt with OpenCL's own type names: the framework
 // checks each buffer's element type by the name the kernel gives it (uint, not cl_uint).
-#define RT_KERNEL_SCENE_PARAMETERS                                                            \
-  __global const RtSphere *spheres, __global const RtPlane *planes,                           \
-      __global const RtMaterial *materials, __global const RtLight *lights,                   \
-      __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                 \
-      __global const RtInstance *instances, __global const RtTriangle *triangles,             \
-      __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures, \
-      __global const uint *texels, __global const RtEmitter *emitters, __global const float4 *sky
+#define RT_KERNEL_SCENE_PARAMETERS                                                                 \
+  __global const RtSphere *spheres, __global const RtPlane *planes,                                \
+      __global const RtMaterial *materials, __global const RtLight *lights,                        \
+      __global const RtBvhNode *nodes, __global const RtMeshNode *mesh_nodes,                      \
+      __global const RtInstance *instances, __global const RtTriangle *triangles,                  \
+      __global const RtTriangleShading *triangle_shading, __global const RtTexture *textures,      \
+      __global const uint *texels, __global const RtEmitter *emitters, __global const float4 *sky, \
+      __global const float *sky_cdf
 #endif
 
 // Nearest surface (spheres, triangles, then planes) before t_max.
@@ -80,6 +81,7 @@ CLF_FUNCTION RtHit rt_trace(RT_SCENE_PARAMETERS, const RtFrameParams* params, cl
   (void)texels;
   (void)emitters;
   (void)sky;
+  (void)sky_cdf;
   return hit;
 }
 
@@ -180,6 +182,7 @@ CLF_FUNCTION void rt_surface(RT_SCENE_PARAMETERS, RtHit hit, cl_float4 point, cl
   (void)mesh_nodes;
   (void)emitters;
   (void)sky;
+  (void)sky_cdf;
   if (hit.kind == RT_HIT_TRIANGLE) {
     rt_triangle_surface(materials, instances, triangles, triangle_shading, textures, texels, hit,
                         direction, linear, normal, material, base_color, front);
@@ -261,6 +264,7 @@ CLF_FUNCTION RtHit rt_trace_bounce(RT_SCENE_PARAMETERS, const RtFrameParams* par
 // bounces; the last bounce's surface counts as opaque and matte.
 CLF_FUNCTION cl_float4 rt_radiance(RT_SCENE_PARAMETERS, const RtFrameParams* params,
                                    cl_float4 origin, cl_float4 direction, RtRayCounts* counts) {
+  (void)sky_cdf;  // the image is seen, not sampled as a light
   cl_float4 color = rt_vec(0.0f, 0.0f, 0.0f);
   cl_float4 throughput = rt_vec(1.0f, 1.0f, 1.0f);
   for (cl_uint depth = 0; depth <= params->max_depth; ++depth) {

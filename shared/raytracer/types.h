@@ -170,7 +170,8 @@ typedef struct RtFrameParams {
   cl_uint sky_height;
   cl_float sky_intensity;  // multiplies its texels
   cl_float sky_turn;       // about +y, as a share of a full turn
-  cl_uint pad0, pad1;
+  cl_uint sky_sampled;     // 1: the path tracer samples it as a light (sky_cdf holds its tables)
+  cl_uint pad0;
 } RtFrameParams;
 CLF_SHARED_STRUCT(RtFrameParams)
 // clang-format off
@@ -179,7 +180,7 @@ CLF_SHARED_STRUCT(RtFrameParams)
   FIELD(sphere_count) FIELD(plane_count) FIELD(light_count) FIELD(max_depth) FIELD(aa) \
   FIELD(use_bvh) FIELD(shadows) FIELD(frame_index) FIELD(instance_count) FIELD(mode) \
   FIELD(emitter_count) FIELD(emitter_power) FIELD(sky_width) FIELD(sky_height) \
-  FIELD(sky_intensity) FIELD(sky_turn) FIELD(pad0) FIELD(pad1)
+  FIELD(sky_intensity) FIELD(sky_turn) FIELD(sky_sampled) FIELD(pad0)
 // clang-format on
 
 // A BVH node: bounds, children (internal) or sphere (leaf, left = -1), parent (-1 at the root).

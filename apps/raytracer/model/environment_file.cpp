@@ -26,10 +26,7 @@ EnvironmentImage read_environment_image(const std::string& path) {
                      " pixels is empty or larger than " + std::to_string(kMaxEnvironmentPixels) +
                      " pixels");
   }
-  EnvironmentImage image;
-  image.width = width;
-  image.height = height;
-  image.radiance.resize(count);
+  std::vector<cl_float4> radiance(count);
   const float* p = pixels.get();
   for (std::uint64_t i = 0; i < count; ++i, p += 3) {
     for (int c = 0; c < 3; ++c) {
@@ -39,9 +36,9 @@ EnvironmentImage read_environment_image(const std::string& path) {
                          " (radiance must be finite and not negative)");
       }
     }
-    image.radiance[i] = rt_vec(p[0], p[1], p[2]);
+    radiance[i] = rt_vec(p[0], p[1], p[2]);
   }
-  return image;
+  return EnvironmentImage(width, height, std::move(radiance));
 }
 
 }  // namespace raytracer::model
