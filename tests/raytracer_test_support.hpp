@@ -74,6 +74,57 @@ inline raytracer::RenderSettings mode_settings(raytracer::RenderMode mode, int w
   return settings;
 }
 
+// A pure Lambert reflector in path mode (no specular coat: index 1).
+inline RtMaterial lambert_material(raytracer::Vec3 albedo) {
+  RtMaterial m = raytracer::make_material(albedo, 0, 1, 0, 1, 0);
+  m.metallic = 0;
+  m.roughness = 1;
+  m.ior = 1;
+  return m;
+}
+
+// The device's paths (one frame of `settings`, path mode) against the reference's with the same
+// random numbers: equal up to float rounding, except where a rounding difference sends a path
+// elsewhere (3 % of pixels allowed).
+inline void expect_same_paths_as_reference(const raytracer::Scene& scene,
+                                           const raytracer::RenderSettings& settings,
+                                           int frames = 1) {
+  renderer().set_scene(scene);
+  for (int f = 0; f < frames; ++f) renderer().render(settings, true);
+  const std::vector<cl_float4> device = renderer().radiance();
+  const std::vector<cl_float4> reference =
+      raytracer::render_reference_radiance(scene, settings, frames);
+  ASSERT_EQ(device.size(), reference.size());
+  std::size_t close = 0;
+  for (std::size_t i = 0; i < device.size(); ++i) {
+    const cl_float4 d = device[i];
+    const cl_float4 r = reference[i];
+    const float scale = std::max(1.0f, rt_max_component(r));
+    close += std::fabs(d.x - r.x) <= 1e-3f * scale && std::fabs(d.y - r.y) <= 1e-3f * scale &&
+             std::fabs(d.z - r.z) <= 1e-3f * scale;
+  }
+  EXPECT_GE(static_cast<double>(close) / device.size(), 0.97) << scene.name;
+}
+
+// The mean of the green channel over an image and its standard deviation over that mean: for an
+// image whose pixels all estimate the same value with one path each, how far one path strays.
+struct Spread {
+  double mean = 0;
+  double relative = 0;
+};
+inline Spread green_spread(const std::vector<cl_float4>& image) {
+  double sum = 0;
+  double sum2 = 0;
+  for (const cl_float4& p : image) {
+    sum += p.y;
+    sum2 += static_cast<double>(p.y) * p.y;
+  }
+  Spread s;
+  s.mean = sum / image.size();
+  s.relative = std::sqrt(std::max(0.0, sum2 / image.size() - s.mean * s.mean)) / s.mean;
+  return s;
+}
+
 // A scene with one light and no planes unless a test adds them.
 inline raytracer::Scene empty_scene() {
   raytracer::Scene scene;

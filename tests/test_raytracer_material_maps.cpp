@@ -200,19 +200,7 @@ TEST(RaytracerMaterialMaps, DeviceMatchesReferenceInBothModes) {
   RenderSettings path = whitted;
   path.mode = RenderMode::path;
   path.depth = 4;
-  const Scene scene = mapped_scene();
-  renderer().set_scene(scene);
-  renderer().render(path, true);
-  const std::vector<cl_float4> device = renderer().radiance();
-  const std::vector<cl_float4> reference = render_reference_radiance(scene, path, 1);
-  std::size_t close = 0;
-  for (std::size_t i = 0; i < device.size(); ++i) {
-    const float scale = std::max(1.0f, rt_max_component(reference[i]));
-    close += std::fabs(device[i].x - reference[i].x) <= 1e-3f * scale &&
-             std::fabs(device[i].y - reference[i].y) <= 1e-3f * scale &&
-             std::fabs(device[i].z - reference[i].z) <= 1e-3f * scale;
-  }
-  EXPECT_GE(static_cast<double>(close) / device.size(), 0.97);
+  raytracer_test::expect_same_paths_as_reference(mapped_scene(), path);
 }
 
 }  // namespace

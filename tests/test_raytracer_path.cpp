@@ -57,13 +57,7 @@ Scene furnace(const RtMaterial& material) {
   return scene;
 }
 
-RtMaterial lambert(Vec3 albedo) {
-  RtMaterial m = make_material(albedo, 0, 1, 0, 1, 0);
-  m.metallic = 0;
-  m.roughness = 1;
-  m.ior = 1;  // no specular coat: a pure Lambert reflector
-  return m;
-}
+RtMaterial lambert(Vec3 albedo) { return raytracer_test::lambert_material(albedo); }
 
 TEST(RaytracerPath, LambertSphereInAFurnaceReflectsItsAlbedo) {
   const std::vector<cl_float4> image =
@@ -192,20 +186,12 @@ TEST(RaytracerPath, AreaLightGivesTheIrradianceOfItsClosedForm) {
 // so a single path is already close to the answer; drawn over the whole sphere, half the points
 // would be on its far side, in its own shadow, and the rest weighted by their distance.
 TEST(RaytracerPath, SphereLightSamplesSpreadLittle) {
-  const std::vector<cl_float4> image =
-      render_reference_radiance(sphere_light_over_floor(), path_settings(33, 1), 1);
-  double sum = 0;
-  double sum2 = 0;
-  for (const cl_float4& p : image) {
-    sum += p.y;
-    sum2 += static_cast<double>(p.y) * p.y;
-  }
-  const double mean = sum / image.size();
-  const double spread = std::sqrt(std::max(0.0, sum2 / image.size() - mean * mean)) / mean;
+  const raytracer_test::Spread spread = raytracer_test::green_spread(
+      render_reference_radiance(sphere_light_over_floor(), path_settings(33, 1), 1));
   // Over the whole sphere the spread was 1.66 times the mean; over the cap it is 0.02.
-  EXPECT_LT(spread, 0.05);
+  EXPECT_LT(spread.relative, 0.05);
   const double expected = 0.5 * 4.0 * (0.5 * 0.5) / (2.0 * 2.0);
-  EXPECT_NEAR(mean, expected, 0.01 * expected);
+  EXPECT_NEAR(spread.mean, expected, 0.01 * expected);
 }
 
 // The same for a light made of triangles (a lamp panel), checked against the reference's
@@ -252,20 +238,7 @@ TEST(RaytracerPath, DeviceTracesTheReferencePathsWithTheSameRandomNumbers) {
   glow.emission = rt_vec(2, 3, 4);
   scene.materials.push_back(glow);
   scene.spheres.back().material = static_cast<cl_uint>(scene.materials.size() - 1);
-  const RenderSettings settings = path_settings(20, 1, 6);
-  const std::vector<cl_float4> device = device_radiance(scene, settings, 2);
-  const std::vector<cl_float4> reference = render_reference_radiance(scene, settings, 2);
-  // The same code and random numbers: equal up to float rounding, except where a rounding
-  // difference sends a path elsewhere.
-  std::size_t close = 0;
-  for (std::size_t i = 0; i < device.size(); ++i) {
-    const cl_float4 d = device[i];
-    const cl_float4 r = reference[i];
-    const float scale = std::max(1.0f, rt_max_component(r));
-    close += std::fabs(d.x - r.x) <= 1e-3f * scale && std::fabs(d.y - r.y) <= 1e-3f * scale &&
-             std::fabs(d.z - r.z) <= 1e-3f * scale;
-  }
-  EXPECT_GE(static_cast<double>(close) / device.size(), 0.97);
+  raytracer_test::expect_same_paths_as_reference(scene, path_settings(20, 1, 6), 2);
 }
 
 TEST(RaytracerPath, CountsTheRaysItTraces) {
