@@ -1,7 +1,8 @@
 // The path tracer: one path per sample from the camera, next-event estimation at every
 // non-delta bounce (a shadow ray to each point light, one in a direction drawn from the
 // environment image and one to a point drawn on the emissive surfaces, the last two weighted
-// against BSDF sampling by the power heuristic), Russian roulette after three bounces. Unbiased up to params->max_depth bounces; frames average into the estimate.
+// against BSDF sampling by the power heuristic), Russian roulette after three bounces. Unbiased up
+// to params->max_depth bounces; frames average into the estimate.
 #ifndef SHARED_RAYTRACER_PATH_H
 #define SHARED_RAYTRACER_PATH_H
 
