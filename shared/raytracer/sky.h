@@ -6,11 +6,12 @@
 // built-in scenes' view direction) and its right half towards +x. sky_turn turns the image about
 // +y (0.25: a quarter turn, what lay along +z now along +x).
 //
-// The path tracer samples the image as a light: a texel with probability proportional to its
-// luminance times the sine of its elevation from the pole (the solid angle its row covers), then
-// a point uniformly within it. sky_cdf holds the tables, built on the host (sky_distribution):
-// sky_height running sums over the rows (the last 1), then per row sky_width running sums over its
-// texels (each row's last 1).
+// The path tracer samples the image as a light: a texel with probability proportional to the
+// mean luminance a lookup gives over it times the sine of its polar angle (the solid angle its
+// row covers), then a point uniformly within it. sky_cdf holds the tables, built on the host with
+// the image (EnvironmentImage, apps/raytracer/environment_image.cpp): sky_height running sums
+// over the rows (the last 1), then per row sky_width running sums over its texels (each row's
+// last 1).
 #ifndef SHARED_RAYTRACER_SKY_H
 #define SHARED_RAYTRACER_SKY_H
 
