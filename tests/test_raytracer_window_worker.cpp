@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "apps/raytracer/gui_render_state.hpp"
+#include "apps/raytracer/scene_source.hpp"
 #include "raytracer_model_test_support.hpp"
 #include "test_support.hpp"
 
@@ -15,19 +16,21 @@ using namespace raytracer;
 class RaytracerWindowWorker : public testing::Test {
  protected:
   RaytracerWindowWorker()
-      : seed_(std::make_shared<const Scene>(builtin_scene("seed"))), state_(seed_, {"seed", 1}, [] {
+      : seed_(std::make_shared<const Scene>(builtin_scene("seed"))),
+        state_(seed_, {"seed", 1, ""}, [] {
           clf::DeviceRequest request;
           request.quiet = true;
           return request;
         }()) {}
 
-  // A 48x32 frame of `source` (generation `generation`) seen by camera_ (the seed's unless a test
-  // sets another), set for generation `view_generation`.
+  // A 48x32 frame of `source` (generation `generation`, in `environment` where given) seen by
+  // camera_ (the seed's unless a test sets another), set for generation `view_generation`.
   ViewResult frame(const std::string& source, std::uint64_t generation,
-                   std::uint64_t view_generation, bool accumulate = false, int grid = 3) {
+                   std::uint64_t view_generation, bool accumulate = false, int grid = 3,
+                   const std::string& environment = "") {
     ViewRequest r;
     r.serial = ++serial_;
-    r.scene = {source, generation};
+    r.scene = {source, generation, environment};
     r.view_generation = view_generation;
     r.width = 48;
     r.height = 32;
@@ -95,6 +98,25 @@ TEST_F(RaytracerWindowWorker, OpensScenesAndUsesTheirOwnViewUntilTheWindowHasIt)
   const ViewResult reloaded = frame("aalborg", 3, 3);
   ASSERT_NE(reloaded.opened, nullptr) << "a new generation opens the same source again";
   EXPECT_EQ(reloaded.generation, 3u);
+}
+
+// An image opened in the window surrounds the scene shown (the seed's sky becomes the image);
+// one that cannot be read is said, by name, and the scene goes on as it was.
+TEST_F(RaytracerWindowWorker, AnEnvironmentImageSurroundsTheScene) {
+  if (!model_files_supported()) GTEST_SKIP() << "environment images need the model library";
+  const std::string image = raytracer_test::test_model("glTF2/BoxTextured-glTF/CesiumLogoFlat.png");
+  const ViewResult plain = frame("seed", 1, 1);
+  const ViewResult surrounded = frame("seed", 2, 2, false, 3, image);
+  ASSERT_NE(surrounded.opened, nullptr);
+  ASSERT_TRUE(surrounded.opened->environment && surrounded.opened->environment->image);
+  EXPECT_EQ(surrounded.opened->environment->image->width, 211);
+  EXPECT_EQ(surrounded.open_choice.environment, image);
+  EXPECT_NE(plain.rgba, surrounded.rgba) << "the sky is the image now";
+  const ViewResult missing = frame("seed", 3, 2, false, 3, "no-such-sky.hdr");
+  EXPECT_NE(missing.open_error.find("environment image: no-such-sky.hdr: cannot read it"),
+            std::string::npos)
+      << missing.open_error;
+  EXPECT_EQ(missing.generation, 2u) << "the surrounded seed goes on";
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ int run_gui(const GuiOptions& options) {
   // The first scene opens before the window shows, so a bad --scene fails at once; later ones
   // open on the worker thread.
   gui.scene = std::make_shared<const Scene>(open_scene(options.scene));
-  gui.shown = gui.wanted = {options.scene, gui.next_generation++};
+  gui.shown = gui.wanted = {options.scene, gui.next_generation++, ""};
   gui.view_generation = gui.shown.generation;
   gui.reset_view();
   gui.set_light_from_scene();

@@ -104,10 +104,13 @@ void Gui::adopt_opened_scene(const ViewResult& result) {
   keep_view_on_open = false;
   view_generation = shown.generation;
   gtk_widget_set_sensitive(grid_spin, scene->name == "seed");
-  gtk_label_set_text(GTK_LABEL(scene_label), shown.source.c_str());
+  const std::string label =
+      shown.source + (shown.environment.empty() ? "" : " in " + shown.environment);
+  gtk_label_set_text(GTK_LABEL(scene_label), label.c_str());
   sync_light_controls();
-  show_message("Opened " + shown.source, false);
+  show_message("Opened " + label, false);
   clf::gtk::log_event("scene_opened", {{"source", shown.source},
+                                       {"environment", shown.environment},
                                        {"generation", static_cast<double>(shown.generation)},
                                        {"spheres", static_cast<double>(scene->spheres.size())},
                                        {"instances", static_cast<double>(scene->instances.size())},

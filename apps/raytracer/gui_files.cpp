@@ -1,5 +1,6 @@
 // The raytracer window's files: opening a scene or model (file chooser, drop onto the window, or
-// reload), saving the accumulated image as PNG and the scene as it is shown as a scene file.
+// reload) or an environment image to surround it, saving the accumulated image as PNG and the
+// scene as it is shown as a scene file.
 // Opening happens on the worker thread (gui_render_state.cpp); a file that cannot be opened
 // leaves the scene shown as it was and says why in the panel. Files are written atomically.
 #include <filesystem>
@@ -16,8 +17,17 @@ namespace raytracer {
 namespace {
 
 const std::vector<clf::gtk::FileFilter> kSceneFilters = {
+    {"Scenes, models and environment images",
+     {"json", "gltf", "glb", "obj", "hdr", "png", "jpg", "jpeg"}},
     {"Scenes and models (.json, .gltf, .glb, .obj)", {"json", "gltf", "glb", "obj"}},
+    {"Environment images (.hdr, .png, .jpg)", {"hdr", "png", "jpg", "jpeg"}},
     {"All files", {}}};
+
+// Images open as the environment around the scene shown; anything else as a scene.
+bool is_environment_image(const std::string& path) {
+  const std::string extension = lower_case_extension(path);
+  return extension == ".hdr" || extension == ".png" || extension == ".jpg" || extension == ".jpeg";
+}
 
 // Where a save dialog starts: beside the scene's file and named after it where it is a file, else
 // "raytracer" in the working folder. A file is never offered to be overwritten by its own kind.
@@ -32,14 +42,24 @@ std::string suggested_path(const std::string& source, const std::string& extensi
 }  // namespace
 
 void Gui::open(const std::string& source) {
-  wanted = {source, next_generation++};
+  if (is_environment_image(source)) {
+    // The scene shown again, the view kept, with the image around it.
+    wanted = {shown.source, next_generation++, source};
+    keep_view_on_open = true;
+    view_generation = wanted.generation;
+    show_message("Opening the environment image " + source + " ...", false);
+    submit();
+    return;
+  }
+  // The environment image chosen stays around the scenes opened next.
+  wanted = {source, next_generation++, shown.environment};
   keep_view_on_open = false;
   show_message("Opening " + source + " ...", false);
   submit();
 }
 
 void Gui::reload() {
-  wanted = {shown.source, next_generation++};
+  wanted = {shown.source, next_generation++, shown.environment};
   // The camera and light stay where they are: the view now belongs to the new generation.
   keep_view_on_open = true;
   view_generation = wanted.generation;
@@ -80,8 +100,8 @@ void Gui::save_scene(const std::string& path) {
 }
 
 void ask_to_open(Gui* g) {
-  clf::gtk::choose_file_to_open(g->window, "Open a model or scene", kSceneFilters,
-                                [g](const std::string& path) { g->open(path); });
+  clf::gtk::choose_file_to_open(g->window, "Open a model, scene or environment image",
+                                kSceneFilters, [g](const std::string& path) { g->open(path); });
 }
 
 void ask_to_save_image(Gui* g) {

@@ -20,7 +20,10 @@ bool same_camera(const CameraView& a, const CameraView& b) {
 }  // namespace
 
 Scene scene_with_grid(const Scene& base, int grid) {
-  return base.name == "seed" ? seed_scene(grid) : base;
+  if (base.name != "seed") return base;
+  Scene scene = seed_scene(grid);
+  scene.environment = base.environment;
+  return scene;
 }
 
 RenderState::RenderState(std::shared_ptr<const Scene> initial, SceneChoice choice,
@@ -47,7 +50,11 @@ void RenderState::open_requested_scene(const ViewRequest& r, ViewResult& result)
   if (r.scene.generation == generation_ || r.scene.generation == failed_generation_) return;
   result.open_choice = r.scene;
   try {
-    auto opened = std::make_shared<const Scene>(open_scene(r.scene.source));
+    Scene opened_scene = open_scene(r.scene.source);
+    if (!r.scene.environment.empty()) {
+      use_environment_file(opened_scene, r.scene.environment, 1.0f, "environment image");
+    }
+    auto opened = std::make_shared<const Scene>(std::move(opened_scene));
     Scene shown = scene_with_grid(*opened, r.grid);
     // Meshes the renderer refuses are an error of the open: it keeps the scene it had.
     renderer_->set_scene(shown);

@@ -18,10 +18,12 @@
 namespace raytracer {
 
 // Which scene to show: a built-in name or a file, and a generation that a new open (or a
-// reload of the same file) raises, so the worker knows to open it again.
+// reload of the same file) raises, so the worker knows to open it again; with an environment
+// image file, that image surrounds it instead of the scene's own.
 struct SceneChoice {
   std::string source;
   std::uint64_t generation = 0;
+  std::string environment;
 };
 
 struct ViewRequest {

@@ -116,6 +116,7 @@ struct Gui {
   void sync_light_controls();
 
   // gui_files.cpp
+  // A scene or model file (or built-in name), or an image to surround the scene shown with.
   void open(const std::string& source);
   void reload();
   void save_image(const std::string& path);

@@ -19,6 +19,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xwindow import WindowTest  # noqa: E402
 
+# An image from assimp-testmodels (setup.sh installs it) as an environment panorama.
+SKY_IMAGE = "/usr/share/assimp/models/glTF2/BoxTextured-glTF/CesiumLogoFlat.png"
 BOUND_S = 20  # PoCL on two cores renders a 550x380 frame of the default scene in about 0.2 s
 
 # A cube of side 2 around the origin (OBJ, no normals: the loader makes flat ones).
@@ -72,7 +74,7 @@ def choose_in_dialog(w, title, path, select_all):
 def open_through_dialog(w, path):
     w.skip_to_end()
     w.key("ctrl+o")
-    choose_in_dialog(w, "Open a model or scene", path, select_all=False)
+    choose_in_dialog(w, "Open a model, scene or environment image", path, select_all=False)
 
 
 def check_view_controls(w):
@@ -198,6 +200,17 @@ def check_reload(w, cube, frame):
     assert again["camera"] == frame["camera"], "a reload keeps the view"
 
 
+def check_environment(w, cube):
+    """An image opened in the window surrounds the scene shown; the view stays."""
+    before = settled_frame(w, "before the environment image")
+    open_through_dialog(w, SKY_IMAGE)
+    opened = w.wait_for(lambda e: e["event"] == "scene_opened", BOUND_S, "the environment image")
+    assert opened["source"] == cube and opened["environment"] == SKY_IMAGE, opened
+    after = next_frame(w, "the environment image",
+                       lambda e: e["generation"] == opened["generation"])
+    assert after["camera"] == before["camera"], "opening an environment image keeps the view"
+
+
 def main():
     program = sys.argv[1]
     folder = tempfile.mkdtemp()
@@ -210,13 +223,14 @@ def main():
     path = check_path_mode(w)
     check_saving(w, program, folder, cube, path)
     check_reload(w, cube, path)
+    check_environment(w, cube)
     w.close()
     print(f"raytracer window: drag, zoom, light and resolution each gave a new frame "
           f"({first['width']}x{first['height']} -> {full['width']}x{full['height']}); "
           f"opened a model through the file chooser (a broken scene file said why), flew and "
           f"looked around (camera at {looked['camera'][:3]}), path tracing accumulated "
           f"{path['accumulated']} frames, saved the image and the scene (which rendered "
-          f"headless), reloaded: passed")
+          f"headless), reloaded, opened an environment image around it: passed")
 
 
 if __name__ == "__main__":
