@@ -18,7 +18,9 @@ HostScene::HostScene(const Scene& scene, bool sphere_bvh)
       sphere_nodes_(sphere_bvh ? build_bvh_reference(scene.spheres) : std::vector<RtBvhNode>{}),
       emitters_(build_emitters(scene)),
       sky_(sky_image(scene) ? sky_image(scene)->radiance.data() : &no_sky_),
-      sky_cdf_(sky_distribution(scene)),
+      sky_cdf_(sky_image(scene) && !sky_image(scene)->distribution.empty()
+                   ? sky_image(scene)->distribution.data()
+                   : &no_sky_cdf_),
       params_(make_frame_params(scene, bvh_settings(scene), 0,
                                 static_cast<cl_uint>(geometry_.instances.size()), emitters_)) {}
 
@@ -26,7 +28,7 @@ HostScene::HostScene(const Scene& scene, bool sphere_bvh)
   scene_.spheres.data(), scene_.planes.data(), scene_.materials.data(), scene_.lights.data(), \
       sphere_nodes_.data(), geometry_.nodes.data(), geometry_.instances.data(),               \
       geometry_.triangles.data(), geometry_.shading.data(), geometry_.textures.data(),        \
-      geometry_.texels.data(), emitters_.emitters.data(), sky_, sky_cdf_.data()
+      geometry_.texels.data(), emitters_.emitters.data(), sky_, sky_cdf_
 
 RtHit HostScene::trace(cl_float4 origin, cl_float4 direction, float t_max, bool any_hit) const {
   return rt_trace(HOST_SCENE_ARGUMENTS, &params_, origin, direction, t_max, any_hit ? 1 : 0);

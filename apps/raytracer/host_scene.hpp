@@ -40,9 +40,11 @@ class HostScene {
   const MeshGeometry geometry_;
   const std::vector<RtBvhNode> sphere_nodes_;
   const EmitterList emitters_;
+  // The scene's environment image and its sampling tables, else one unused element each.
   const cl_float4 no_sky_{};
-  const cl_float4* const sky_;  // the scene's environment image, else no_sky_
-  const std::vector<cl_float> sky_cdf_;
+  const cl_float no_sky_cdf_ = 0;
+  const cl_float4* const sky_;
+  const cl_float* const sky_cdf_;
   const RtFrameParams params_;
 };
 

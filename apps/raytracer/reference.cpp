@@ -75,16 +75,6 @@ const EnvironmentImage* sky_image(const Scene& scene) {
   return scene.environment ? scene.environment->image.get() : nullptr;
 }
 
-std::vector<cl_float4> sky_texels(const Scene& scene) {
-  const EnvironmentImage* sky = sky_image(scene);
-  return sky ? sky->radiance : std::vector<cl_float4>(1, rt_vec(0, 0, 0));
-}
-
-std::vector<cl_float> sky_distribution(const Scene& scene) {
-  const EnvironmentImage* sky = sky_image(scene);
-  return sky && !sky->distribution.empty() ? sky->distribution : std::vector<cl_float>{0.0f};
-}
-
 RtFrameParams make_frame_params(const Scene& scene, const RenderSettings& settings,
                                 cl_uint frame_index, cl_uint instance_count,
                                 const EmitterList& emitters) {

@@ -52,11 +52,6 @@ cl_float4 frame_jitter(cl_uint frame_index);
 // The scene's environment image, or null where it has none (or it is not read yet: rays leaving
 // the scene then see the background colour).
 const EnvironmentImage* sky_image(const Scene& scene);
-// Its texels for the renderers' `sky` array (one texel where there is none).
-std::vector<cl_float4> sky_texels(const Scene& scene);
-// Its sampling tables for the renderers' `sky_cdf` array (shared/raytracer/sky.h); one entry
-// where there is no image or it is black everywhere (then it is not sampled).
-std::vector<cl_float> sky_distribution(const Scene& scene);
 
 // instance_count: the mesh instances traced (MeshGeometry::instances, which leaves out
 // instances of empty meshes); emitters: the scene's (build_emitters).

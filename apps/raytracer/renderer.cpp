@@ -89,8 +89,11 @@ void DeviceRenderer::set_scene(const Scene& scene, const MeshGeometry& geometry)
   planes_ = std::make_unique<clf::Buffer<RtPlane>>(runtime_, non_empty(scene.planes));
   materials_ = std::make_unique<clf::Buffer<RtMaterial>>(runtime_, non_empty(scene.materials));
   lights_ = std::make_unique<clf::Buffer<RtLight>>(runtime_, non_empty(scene.lights));
-  sky_ = std::make_unique<clf::Buffer<cl_float4>>(runtime_, sky_texels(scene));
-  sky_cdf_ = std::make_unique<clf::Buffer<cl_float>>(runtime_, sky_distribution(scene));
+  const EnvironmentImage* sky = sky_image(scene);
+  sky_ = std::make_unique<clf::Buffer<cl_float4>>(
+      runtime_, non_empty(sky ? sky->radiance : std::vector<cl_float4>{}));
+  sky_cdf_ = std::make_unique<clf::Buffer<cl_float>>(
+      runtime_, non_empty(sky ? sky->distribution : std::vector<cl_float>{}));
   set_meshes(geometry);
   const std::size_t n = std::max<std::size_t>(scene.spheres.size(), 1);
   if (!nodes_ || nodes_->size() != 2 * n - 1) {

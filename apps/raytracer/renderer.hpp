@@ -154,8 +154,8 @@ class DeviceRenderer {
   std::unique_ptr<clf::Buffer<RtTexture>> textures_;
   std::unique_ptr<clf::Buffer<cl_uint>> texels_;
   std::unique_ptr<clf::Buffer<RtEmitter>> emitters_;
-  std::unique_ptr<clf::Buffer<cl_float4>> sky_;     // the environment image (sky_texels)
-  std::unique_ptr<clf::Buffer<cl_float>> sky_cdf_;  // its sampling tables (sky_distribution)
+  std::unique_ptr<clf::Buffer<cl_float4>> sky_;     // the environment image's texels
+  std::unique_ptr<clf::Buffer<cl_float>> sky_cdf_;  // and its sampling tables
   EmitterList emitter_list_;
   std::unique_ptr<clf::Buffer<cl_uint>> ray_counts_;  // 3 x (low, high) words
   std::size_t instance_count_ = 0;
