@@ -74,9 +74,10 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, MatmulVariant, ::testing::ValuesIn(matmul_
 
 TEST(Matmul, VariantsAreListedWithDefaultFirst) {
   const std::vector<std::string>& names = matmul_variants();
-  ASSERT_EQ(names.size(), 5U);
+  ASSERT_EQ(names.size(), 7U);
   EXPECT_EQ(names[0], "default");
-  for (const char* seed_variant : {"naive", "tiles", "blocks", "blocks-tiles"}) {
+  for (const char* seed_variant :
+       {"register-tiles", "tf32x3", "naive", "tiles", "blocks", "blocks-tiles"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), seed_variant), names.end()) << seed_variant;
   }
 }
@@ -86,7 +87,7 @@ TEST(Matmul, VariantsAreListedWithDefaultFirst) {
 TEST(Matmul, DefaultIsCorrectWithOtherTilings) {
   for (const char* text : {"64x128x16/8x8", "64x64x8/8x4", "32x64x8/4x8"}) {
     const MatmulTiling tiling = MatmulTiling::parse(text);
-    Matmul multiply(Runtime::shared(), "default", &tiling);
+    Matmul multiply(Runtime::shared(), "register-tiles", &tiling);
     EXPECT_EQ(multiply.tiling().to_string(), text);
     for (const Shape& shape : {Shape{256, 64, 128}, Shape{129, 47, 131}}) {
       expect_correct(multiply, shape);
@@ -131,9 +132,9 @@ TEST(Matmul, BadArgumentsThrowClearErrors) {
       "more than 2^32 - 1 elements");
   clf_test::expect_error([] { MatmulTiling::parse("128x128/8"); }, "expected BMxBNxBK/TMxTN");
   const MatmulTiling odd = MatmulTiling::parse("64x64x16/6x8");
-  clf_test::expect_error([&] { Matmul(runtime, "default", &odd); }, "multiples of 4");
+  clf_test::expect_error([&] { Matmul(runtime, "register-tiles", &odd); }, "multiples of 4");
   const MatmulTiling huge = MatmulTiling::parse("1024x1024x64/4x4");
-  clf_test::expect_error([&] { Matmul(runtime, "default", &huge); }, "work-items");
+  clf_test::expect_error([&] { Matmul(runtime, "register-tiles", &huge); }, "work-items");
 }
 
 }  // namespace

@@ -5,12 +5,16 @@
 // reference time is the blocked, multi-threaded fp32 multiply, measured up to n = 2048 only
 // (0 above, where it would take longer than the whole GPU benchmark).
 //
-// For tuning, CLF_MATMUL_TILINGS="128x128x16/8x8,64x128x16/8x8" adds a case of the default variant
-// per tiling, named "default@<tiling>", so one run compares them.
+// For tuning, CLF_MATMUL_TILINGS="128x128x16/8x8,64x128x16/8x8" adds a case of register-tiles per
+// tiling, named "register-tiles@<tiling>", so one run compares them; CLF_MATMUL_TF32X3_TILINGS
+// ="2x2/4x4x16/1,..." does the same for tf32x3. CLF_MATMUL_ERRORS=1 prints each result's worst
+// |error| / fp32 bound (matmul_accuracy) to stderr.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -27,6 +31,17 @@ namespace bench {
 
 namespace {
 
+// The comma-separated entries of environment variable `name` (none when unset).
+std::vector<std::string> knob_list(const char* name) {
+  std::vector<std::string> entries;
+  const char* text = std::getenv(name);
+  std::istringstream list(text != nullptr ? text : "");
+  for (std::string entry; std::getline(list, entry, ',');) {
+    if (!entry.empty()) entries.push_back(entry);
+  }
+  return entries;
+}
+
 constexpr std::size_t kFullCheckLimit = 512;
 constexpr std::size_t kSampledElements = 4096;
 constexpr std::size_t kCpuReferenceLimit = 2048;
@@ -36,12 +51,16 @@ constexpr std::size_t kCpuDeviceLimit = 1024;
 class MatmulCase : public BenchCase {
  public:
   explicit MatmulCase(std::string variant) : variant_(std::move(variant)) {}
-  explicit MatmulCase(const clf::primitives::MatmulTiling& tiling)
-      : variant_("default"), tiling_(tiling) {}
+  // `variant` with one tiling of its own, named `variant@label`.
+  MatmulCase(std::string variant, std::string label,
+             std::function<void(clf::primitives::MatmulConfig&)> set_tiling)
+      : variant_(std::move(variant)),
+        label_(std::move(label)),
+        set_tiling_(std::move(set_tiling)) {}
 
   std::string primitive() const override { return "matmul"; }
   std::string variant() const override {
-    return tiling_ ? variant_ + "@" + tiling_->to_string() : variant_;
+    return label_.empty() ? variant_ : variant_ + "@" + label_;
   }
   std::string dtype() const override { return "float32"; }
   std::string unit() const override { return "GFLOP/s"; }
@@ -87,9 +106,9 @@ class MatmulCase : public BenchCase {
     if (peers::is_peer(variant_)) {
       runtime_ = &runtime;
     } else if (!multiply_ || runtime_ != &runtime) {
-      const clf::primitives::MatmulTiling tiling =
-          tiling_ ? *tiling_ : matmul_config(runtime.device(), environment_knobs()).tiling;
-      multiply_.emplace(runtime, variant_, &tiling);
+      clf::primitives::MatmulConfig config = matmul_config(runtime.device(), environment_knobs());
+      if (set_tiling_) set_tiling_(config);
+      multiply_.emplace(runtime, variant_, config);
       runtime_ = &runtime;
     }
     return cpu_ms;
@@ -117,6 +136,12 @@ class MatmulCase : public BenchCase {
 
   std::string verify() override {
     const std::size_t samples = n_ <= kFullCheckLimit ? 0 : kSampledElements;
+    if (std::getenv("CLF_MATMUL_ERRORS") != nullptr) {
+      const auto accuracy =
+          clf::primitives::matmul_accuracy(host_a_, host_b_, result_, n_, n_, n_, samples);
+      std::cerr << "matmul " << variant() << " " << n_ << ": worst |error| / fp32 bound "
+                << accuracy.worst_ratio << " over " << accuracy.checked << " elements\n";
+    }
     return clf::primitives::matmul_verify(host_a_, host_b_, result_, n_, n_, n_, samples);
   }
 
@@ -126,7 +151,8 @@ class MatmulCase : public BenchCase {
 
  private:
   std::string variant_;
-  std::optional<clf::primitives::MatmulTiling> tiling_;
+  std::string label_;
+  std::function<void(clf::primitives::MatmulConfig&)> set_tiling_;
   clf::Runtime* runtime_ = nullptr;
   std::size_t n_ = 0;
   std::vector<float> host_a_, host_b_, result_;
@@ -142,13 +168,17 @@ CLF_BENCH_CASES("matmul", [] {
     cases.push_back(std::make_unique<MatmulCase>(variant));
   }
   if (peers::have_clblast()) cases.push_back(std::make_unique<MatmulCase>(peers::kClblast));
-  if (const char* tilings = std::getenv("CLF_MATMUL_TILINGS"); tilings != nullptr) {
-    std::istringstream list(tilings);
-    for (std::string tiling; std::getline(list, tiling, ',');) {
-      if (!tiling.empty()) {
-        cases.push_back(std::make_unique<MatmulCase>(clf::primitives::MatmulTiling::parse(tiling)));
-      }
-    }
+  for (const std::string& text : knob_list("CLF_MATMUL_TILINGS")) {
+    const auto tiling = clf::primitives::MatmulTiling::parse(text);
+    cases.push_back(std::make_unique<MatmulCase>(
+        "register-tiles", text,
+        [tiling](clf::primitives::MatmulConfig& config) { config.tiling = tiling; }));
+  }
+  for (const std::string& text : knob_list("CLF_MATMUL_TF32X3_TILINGS")) {
+    const auto tiling = clf::primitives::Tf32x3Tiling::parse(text);
+    cases.push_back(std::make_unique<MatmulCase>(
+        "tf32x3", text,
+        [tiling](clf::primitives::MatmulConfig& config) { config.tf32x3 = tiling; }));
   }
   return cases;
 });

@@ -85,7 +85,11 @@ clf::primitives::MatmulConfig matmul_config(const clf::DeviceInfo& device,
   if (const std::string tiling = knobs("CLF_MATMUL_TILING"); !tiling.empty()) {
     config.tiling = clf::primitives::MatmulTiling::parse(tiling);
   }
+  if (const std::string tiling = knobs("CLF_MATMUL_TF32X3"); !tiling.empty()) {
+    config.tf32x3 = clf::primitives::Tf32x3Tiling::parse(tiling);
+  }
   config.tiling.check(device);
+  config.tf32x3.check(device);
   return config;
 }
 

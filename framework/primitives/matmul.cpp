@@ -1,6 +1,7 @@
 #include "framework/primitives/matmul.hpp"
 
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
@@ -21,7 +22,8 @@ struct Launch {
 };
 
 // The default: a bm x bn tile of C per work-group, tm x tn elements per work-item.
-Launch register_tiles_launch(const MatmulTiling& t, std::size_t m, std::size_t n) {
+Launch register_tiles_launch(const MatmulConfig& config, std::size_t m, std::size_t n) {
+  const MatmulTiling& t = config.tiling;
   const unsigned threads_x = t.bn / t.tn;
   const unsigned threads_y = t.bm / t.tm;
   return {t.bm, t.bn, t.bk,
@@ -32,9 +34,21 @@ Launch register_tiles_launch(const MatmulTiling& t, std::size_t m, std::size_t n
                       threads_y)};
 }
 
+// Tensor cores: warps of fragments (kernels/primitives/matmul/tf32x3.cl).
+Launch tf32x3_launch(const MatmulConfig& config, std::size_t m, std::size_t n) {
+  const Tf32x3Tiling& t = config.tf32x3;
+  return {t.bm(), t.bn(), t.bk,
+          "-DWARPS_M=" + std::to_string(t.warps_m) + " -DWARPS_N=" + std::to_string(t.warps_n) +
+              " -DTILES_M=" + std::to_string(t.tiles_m) +
+              " -DTILES_N=" + std::to_string(t.tiles_n) + " -DBK=" + std::to_string(t.bk) +
+              " -DPARTIAL_STEPS=" + std::to_string(t.partial_steps),
+          Range::grid(ceil_div(n, t.bn()) * t.work_group_size(), ceil_div(m, t.bm()),
+                      t.work_group_size(), 1)};
+}
+
 // Gruber's variants: work-groups of 16 x 16, `elements` x `elements` results per work-item.
 template <unsigned elements>
-Launch reference_launch(const MatmulTiling&, std::size_t m, std::size_t n) {
+Launch reference_launch(const MatmulConfig&, std::size_t m, std::size_t n) {
   constexpr std::size_t kGroupSide = 16;
   constexpr std::size_t span = kGroupSide * elements;
   return {span, span, span, "",
@@ -47,12 +61,21 @@ struct VariantSpec {
   const char* kernel;
   bool needs_checked_build;  // false: the kernel checks its bounds in every build
   bool uses_tiling;
-  Launch (*launch)(const MatmulTiling& tiling, std::size_t m, std::size_t n);
+  Launch (*launch)(const MatmulConfig& config, std::size_t m, std::size_t n);
+  // Depths below this run the default variant (tf32x3: fp32's error bound needs some depth).
+  std::size_t min_depth = 0;
+  bool mma_on_nvidia = false;  // built with -DCLF_PTX on NVIDIA GPUs (mma.sync)
 };
 
+// tf32x3's error, about 12 * 2^-24 sum |a| |b| plus the accumulation's, is within fp32's
+// (K + 2) * 2^-24 sum |a| |b| from this depth on, even with the accumulation truncated.
+constexpr std::size_t kTf32x3MinDepth = 128;
+
+// "default" is not among them: it names tf32x3 on NVIDIA GPUs (where the tuning table says so)
+// and register-tiles elsewhere (default_spec).
 const VariantSpec kVariants[] = {
-    {"default", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", true, true,
-     register_tiles_launch},
+    {"register-tiles", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", true,
+     true, register_tiles_launch},
     {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", false, false,
      reference_launch<1>},
     {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", true, false,
@@ -61,6 +84,8 @@ const VariantSpec kVariants[] = {
      reference_launch<4>},
     {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", true,
      false, reference_launch<4>},
+    {"tf32x3", "kernels/primitives/matmul/tf32x3.cl", "matmul_tf32x3", true, true, tf32x3_launch,
+     kTf32x3MinDepth, true},
 };
 
 const VariantSpec& find_variant(const std::string& name) {
@@ -68,6 +93,11 @@ const VariantSpec& find_variant(const std::string& name) {
     if (name == spec.name) return spec;
   }
   throw unknown_variant("matmul", name, matmul_variants());
+}
+
+const VariantSpec& default_spec(const MatmulConfig& config, const DeviceInfo& device) {
+  const bool tensor_cores = config.tensor_cores && device_class(device) == DeviceClass::nvidia_gpu;
+  return find_variant(tensor_cores ? "tf32x3" : "register-tiles");
 }
 
 void check_shape(const char* what, std::size_t size, std::size_t rows, std::size_t cols,
@@ -88,56 +118,11 @@ void check_shape(const char* what, std::size_t size, std::size_t rows, std::size
 
 const std::vector<std::string>& matmul_variants() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> list;
+    std::vector<std::string> list{"default"};
     for (const VariantSpec& spec : kVariants) list.emplace_back(spec.name);
     return list;
   }();
   return names;
-}
-
-std::size_t MatmulTiling::local_bytes() const {
-  // Two buffers each of the transposed A piece (rows padded by 4) and the B piece.
-  return 2 * sizeof(float) *
-         (static_cast<std::size_t>(bk) * (bm + 4) + static_cast<std::size_t>(bk) * bn);
-}
-
-std::string MatmulTiling::to_string() const {
-  std::ostringstream out;
-  out << bm << "x" << bn << "x" << bk << "/" << tm << "x" << tn;
-  return out.str();
-}
-
-MatmulTiling MatmulTiling::parse(const std::string& text) {
-  MatmulTiling tiling;
-  char x1 = 0, x2 = 0, slash = 0, x3 = 0;
-  std::istringstream in(text);
-  in >> tiling.bm >> x1 >> tiling.bn >> x2 >> tiling.bk >> slash >> tiling.tm >> x3 >> tiling.tn;
-  if (!in || x1 != 'x' || x2 != 'x' || slash != '/' || x3 != 'x' || in.peek() != EOF) {
-    throw Error("matmul: cannot read tiling '" + text + "'; expected BMxBNxBK/TMxTN, e.g. " +
-                "128x128x16/8x8");
-  }
-  return tiling;
-}
-
-void MatmulTiling::check(const DeviceInfo& device) const {
-  const std::string name = "matmul tiling " + to_string() + ": ";
-  if (bm == 0 || bn == 0 || bk == 0 || tm == 0 || tn == 0 || tm % 4 || tn % 4 || bk % 4) {
-    throw Error(name + "TM, TN and BK must be positive multiples of 4");
-  }
-  if (bm % tm || bn % tn) throw Error(name + "TM must divide BM and TN divide BN");
-  const unsigned threads = work_group_size();
-  if ((bm * bk / 4) % threads || (bk * bn / 4) % threads) {
-    throw Error(name + "the " + std::to_string(threads) + " work-items must split the float4s " +
-                "of the A piece (BM*BK/4) and the B piece (BK*BN/4) evenly");
-  }
-  if (device.max_work_group_size != 0 && threads > device.max_work_group_size) {
-    throw Error(name + std::to_string(threads) + " work-items, more than " + device.name +
-                " allows (" + std::to_string(device.max_work_group_size) + ")");
-  }
-  if (device.local_memory_bytes != 0 && local_bytes() > device.local_memory_bytes) {
-    throw Error(name + std::to_string(local_bytes()) + " bytes of local memory, more than " +
-                device.name + " has (" + std::to_string(device.local_memory_bytes) + ")");
-  }
 }
 
 MatmulTiling default_matmul_tiling(const DeviceInfo& device) {
@@ -149,14 +134,33 @@ struct Matmul::Kernels {
   const VariantSpec* spec = nullptr;
   std::unique_ptr<CLKernel> unchecked;
   std::unique_ptr<CLKernel> checked;
+  std::unique_ptr<Matmul> shallow;  // register-tiles, for depths below spec->min_depth
+  bool mma_failed = false;          // the mma.sync build failed: shallow runs every size
 };
 
 Matmul::Matmul(Runtime& runtime, const std::string& variant, const MatmulTiling* tiling)
-    : runtime_(&runtime), variant_(variant), kernels_(std::make_unique<Kernels>()) {
-  kernels_->spec = &find_variant(variant);
+    : Matmul(runtime, variant, [&] {
+        MatmulConfig config = tuning_for(runtime.device()).matmul;
+        if (tiling != nullptr) config.tiling = *tiling;
+        return config;
+      }()) {}
+
+Matmul::Matmul(Runtime& runtime, const std::string& variant, const MatmulConfig& config)
+    : runtime_(&runtime),
+      variant_(variant),
+      config_(config),
+      kernels_(std::make_unique<Kernels>()) {
+  kernels_->spec =
+      variant == "default" ? &default_spec(config_, runtime.device()) : &find_variant(variant);
   if (kernels_->spec->uses_tiling) {
-    tiling_ = tiling != nullptr ? *tiling : default_matmul_tiling(runtime.device());
-    tiling_.check(runtime.device());
+    if (kernels_->spec->launch == tf32x3_launch) {
+      config_.tf32x3.check(runtime.device());
+    } else {
+      config_.tiling.check(runtime.device());
+    }
+  }
+  if (kernels_->spec->min_depth > 0) {
+    kernels_->shallow = std::make_unique<Matmul>(runtime, "register-tiles", config_);
   }
 }
 
@@ -174,17 +178,34 @@ Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>
                 runtime_->device_name() + ")");
   }
   if (m == 0 || n == 0) return Event();
+  if (k < kernels_->spec->min_depth || kernels_->mma_failed) {
+    return (*kernels_->shallow)(a, b, c, m, k, n);
+  }
 
   const VariantSpec& spec = *kernels_->spec;
-  const Launch launch = spec.launch(tiling_, m, n);
+  const Launch launch = spec.launch(config_, m, n);
   const bool aligned =
       k != 0 && m % launch.span_m == 0 && n % launch.span_n == 0 && k % launch.span_k == 0;
   const bool checked = spec.needs_checked_build && !aligned;
 
   std::unique_ptr<CLKernel>& kernel = checked ? kernels_->checked : kernels_->unchecked;
   if (!kernel) {
-    const std::string options = launch.options + (checked ? " -DMATMUL_CHECK_BOUNDS=1" : "");
-    kernel = std::make_unique<CLKernel>(*runtime_, kernel_source(spec.file), spec.kernel, options);
+    const bool mma =
+        spec.mma_on_nvidia && device_class(runtime_->device()) == DeviceClass::nvidia_gpu;
+    const std::string options =
+        launch.options + (checked ? " -DMATMUL_CHECK_BOUNDS=1" : "") + (mma ? " -DCLF_PTX=1" : "");
+    try {
+      kernel =
+          std::make_unique<CLKernel>(*runtime_, kernel_source(spec.file), spec.kernel, options);
+    } catch (const Error& error) {
+      if (!mma) throw;
+      // An NVIDIA GPU before sm_80 has no TF32 mma.sync.
+      std::cerr << "matmul: the tf32x3 kernel (mma.sync) does not build on "
+                << runtime_->device_name() << "; the register-tiled kernel runs instead:\n"
+                << error.what() << "\n";
+      kernels_->mma_failed = true;
+      return (*kernels_->shallow)(a, b, c, m, k, n);
+    }
   }
   return (*kernel)(launch.range, a, b, write_only(c), static_cast<cl_uint>(m),
                    static_cast<cl_uint>(k), static_cast<cl_uint>(n));

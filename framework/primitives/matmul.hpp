@@ -1,11 +1,15 @@
 // Matrix multiply on the device: C = A . B for row-major fp32 matrices, A M x K, B K x N, C M x N,
-// any sizes (1, odd, rectangular). Variants by name, from Gruber's thesis and a fast default:
-//   default       2D register tiling per work-item, float4 loads, double-buffered local memory;
-//                 tile sizes per device (MatmulTiling, from the tuning table)
-//   naive         one work-item per element, straight from global memory
-//   tiles         one work-item per element, 16 x 16 tiles in local memory
-//   blocks        4 x 4 float4 register blocks per work-item, from global memory
-//   blocks-tiles  4 x 4 register blocks and 64 x 64 tiles in local memory
+// any sizes (1, odd, rectangular). Variants by name, from Gruber's thesis and two fast ones:
+//   default         tf32x3 on NVIDIA GPUs, register-tiles elsewhere (MatmulConfig::tensor_cores)
+//   register-tiles  2D register tiling per work-item, float4 loads, double-buffered local
+//                   memory; tile sizes per device (MatmulTiling, from the tuning table)
+//   tf32x3          tensor cores (mma.sync on NVIDIA GPUs, emulated elsewhere): each fp32 element
+//                   split into two TF32 parts, three products, fp32's error bound; depths below
+//                   128 run register-tiles
+//   naive           one work-item per element, straight from global memory
+//   tiles           one work-item per element, 16 x 16 tiles in local memory
+//   blocks          4 x 4 float4 register blocks per work-item, from global memory
+//   blocks-tiles    4 x 4 register blocks and 64 x 64 tiles in local memory
 #pragma once
 
 #include <cstddef>
@@ -29,19 +33,19 @@ MatmulTiling default_matmul_tiling(const DeviceInfo& device);
 // One variant, built once for a runtime, for repeated multiplies (benchmarks).
 class Matmul {
  public:
-  // Throws Error for an unknown variant. `tiling` applies to the default variant only; when
-  // absent it comes from default_matmul_tiling.
+  // Throws Error for an unknown variant. `tiling` applies to register-tiles (and so to the
+  // default where that is register-tiles); when absent it comes from default_matmul_tiling.
   Matmul(Runtime& runtime, const std::string& variant = "default",
          const MatmulTiling* tiling = nullptr);
-  Matmul(Runtime& runtime, const std::string& variant, const MatmulConfig& config)
-      : Matmul(runtime, variant, &config.tiling) {}
+  Matmul(Runtime& runtime, const std::string& variant, const MatmulConfig& config);
   ~Matmul();
   Matmul(Matmul&&) noexcept;
   Matmul& operator=(Matmul&&) noexcept;
 
   const std::string& variant() const { return variant_; }
-  // The default variant's tiling (meaningless for the others).
-  const MatmulTiling& tiling() const { return tiling_; }
+  // register-tiles' tiling (meaningless for the others).
+  const MatmulTiling& tiling() const { return config_.tiling; }
+  const MatmulConfig& config() const { return config_; }
 
   // c = a . b with a m x k, b k x n, c m x n, all on this runtime's device. Enqueues the kernel
   // and returns its event without waiting. Throws Error when a buffer's size does not match
@@ -54,7 +58,7 @@ class Matmul {
   struct Kernels;
   Runtime* runtime_;
   std::string variant_;
-  MatmulTiling tiling_;
+  MatmulConfig config_;
   std::unique_ptr<Kernels> kernels_;
 };
 

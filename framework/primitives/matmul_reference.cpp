@@ -87,20 +87,14 @@ double matmul_error_bound(std::size_t k, double magnitude) {
   return static_cast<double>(k + 2) * std::ldexp(1.0, -24) * magnitude;
 }
 
-std::string matmul_verify(const std::vector<float>& a, const std::vector<float>& b,
-                          const std::vector<float>& c, std::size_t m, std::size_t k, std::size_t n,
-                          std::size_t samples) {
-  if (c.size() != m * n) {
-    return "C has " + std::to_string(c.size()) + " elements, expected " + std::to_string(m * n);
-  }
+MatmulAccuracy matmul_accuracy(const std::vector<float>& a, const std::vector<float>& b,
+                               const std::vector<float>& c, std::size_t m, std::size_t k,
+                               std::size_t n, std::size_t samples) {
+  MatmulAccuracy accuracy;
   const std::size_t total = m * n;
   const bool every = samples == 0 || samples >= total;
-  const std::size_t count = every ? total : samples;
-  std::size_t bad = 0;
-  std::size_t worst = 0;
-  double worst_ratio = 0;
-  ExactEntry worst_entry;
-  for (std::size_t s = 0; s < count; ++s) {
+  accuracy.checked = every ? total : samples;
+  for (std::size_t s = 0; s < accuracy.checked; ++s) {
     std::size_t index = s;
     if (!every) {
       // The corners first, then a stride coprime-ish to the row length, to hit all tiles.
@@ -111,18 +105,30 @@ std::string matmul_verify(const std::vector<float>& a, const std::vector<float>&
     const double error = std::fabs(static_cast<double>(c[index]) - exact.value);
     const double bound = matmul_error_bound(k, exact.magnitude);
     const double ratio = bound > 0 ? error / bound : (error > 0 ? INFINITY : 0);
-    if (!(error <= bound)) ++bad;  // NaN counts as bad
-    if (!(ratio <= worst_ratio)) {
-      worst_ratio = ratio;
-      worst = index;
-      worst_entry = exact;
+    if (!(error <= bound)) ++accuracy.outside;  // NaN counts as outside
+    if (!(ratio <= accuracy.worst_ratio)) {
+      accuracy.worst_ratio = ratio;
+      accuracy.worst_index = index;
+      accuracy.worst_entry = exact;
     }
   }
-  if (bad == 0) return "";
+  return accuracy;
+}
+
+std::string matmul_verify(const std::vector<float>& a, const std::vector<float>& b,
+                          const std::vector<float>& c, std::size_t m, std::size_t k, std::size_t n,
+                          std::size_t samples) {
+  if (c.size() != m * n) {
+    return "C has " + std::to_string(c.size()) + " elements, expected " + std::to_string(m * n);
+  }
+  const MatmulAccuracy accuracy = matmul_accuracy(a, b, c, m, k, n, samples);
+  if (accuracy.outside == 0) return "";
+  const std::size_t worst = accuracy.worst_index;
   std::ostringstream out;
-  out << bad << " of " << count << " checked elements outside the error bound; worst C("
-      << worst / n << ", " << worst % n << ") = " << c[worst] << ", expected " << worst_entry.value
-      << " (bound " << matmul_error_bound(k, worst_entry.magnitude) << ")";
+  out << accuracy.outside << " of " << accuracy.checked
+      << " checked elements outside the error bound; worst C(" << worst / n << ", " << worst % n
+      << ") = " << c[worst] << ", expected " << accuracy.worst_entry.value << " (bound "
+      << matmul_error_bound(k, accuracy.worst_entry.magnitude) << ")";
   return out.str();
 }
 

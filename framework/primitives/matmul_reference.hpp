@@ -37,6 +37,20 @@ std::vector<double> matmul_reference_double(const std::vector<float>& a,
 // 3.1). We allow (k + 2) * 2^-24 * magnitude, which covers the double reference's own error.
 double matmul_error_bound(std::size_t k, double magnitude);
 
+// How close c (m x n, as many elements as that) is to the double-precision product, over the
+// elements matmul_verify checks: how many lie outside matmul_error_bound, and the worst
+// |error| / bound (0 for an exact product, above 1 outside the bound).
+struct MatmulAccuracy {
+  std::size_t checked = 0;
+  std::size_t outside = 0;
+  std::size_t worst_index = 0;
+  double worst_ratio = 0;
+  ExactEntry worst_entry;
+};
+MatmulAccuracy matmul_accuracy(const std::vector<float>& a, const std::vector<float>& b,
+                               const std::vector<float>& c, std::size_t m, std::size_t k,
+                               std::size_t n, std::size_t samples = 0);
+
 // Checks c against the double-precision product with matmul_error_bound. `samples` = 0 checks
 // every element; otherwise that many elements spread over C (the four corners always among
 // them), for sizes where the full product on the CPU takes too long. Returns "" when all are

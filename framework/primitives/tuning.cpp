@@ -45,6 +45,7 @@ Tuning nvidia_gpu_tuning() {
   Tuning tuning;
   tuning.sort.ranking = SortRanking::warp_match;
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
+  tuning.matmul.tensor_cores = true;
   return tuning;
 }
 
@@ -53,6 +54,7 @@ Tuning nvidia_gpu_tuning() {
 Tuning other_gpu_tuning() {
   Tuning tuning = nvidia_gpu_tuning();
   tuning.sort.ranking = SortRanking::split;
+  tuning.matmul.tensor_cores = false;
   return tuning;
 }
 

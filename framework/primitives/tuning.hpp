@@ -132,8 +132,38 @@ struct MatmulTiling {
   void check(const DeviceInfo& device) const;
 };
 
+// Shape of the tf32x3 matmul (tensor cores): a work-group of warps_m x warps_n warps computes a
+// bm() x bn() tile of C, stepping bk along K; each warp tiles_m x tiles_n fragments of 16 x 8.
+// The products of partial_steps steps are summed on the tensor cores, then added in fp32 (0: all
+// summed on the tensor cores, whose additions truncate).
+struct Tf32x3Tiling {
+  unsigned warps_m = 2;
+  unsigned warps_n = 2;
+  unsigned tiles_m = 4;
+  unsigned tiles_n = 4;
+  unsigned bk = 16;
+  unsigned partial_steps = 4;
+
+  unsigned bm() const { return 16 * tiles_m * warps_m; }
+  unsigned bn() const { return 8 * tiles_n * warps_n; }
+  unsigned work_group_size() const { return 32 * warps_m * warps_n; }
+  // Bytes of local memory the kernel declares; `emulated`: with the scratch of the portable
+  // build (devices without the mma instruction).
+  std::size_t local_bytes(bool emulated) const;
+  // "2x2/4x4x16/1" (warps, fragments per warp and depth, partial steps), as parse() reads it.
+  std::string to_string() const;
+  // Reads "WMxWN/TMxTNxBK/S"; throws Error when malformed.
+  static Tf32x3Tiling parse(const std::string& text);
+  // Throws Error naming the rule broken (BK a multiple of 8, loads per work-item, local memory
+  // and work-group size of `device`).
+  void check(const DeviceInfo& device) const;
+};
+
 struct MatmulConfig {
   MatmulTiling tiling;
+  Tf32x3Tiling tf32x3;
+  // The default variant is tf32x3 (on NVIDIA GPUs only), else register-tiles.
+  bool tensor_cores = false;
 };
 
 // One row of the tuning table.
