@@ -98,6 +98,16 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(clf::primitives::tuning_for(cpu).matmul.tiling.to_string(), "32x64x8/4x8");
   EXPECT_EQ(clf::primitives::tuning_for(accelerator).matmul.tiling.to_string(), "64x64x16/4x4");
   EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.tile.to_string(), "128x32");
+  EXPECT_TRUE(clf::primitives::tuning_for(nvidia).matmul.tensor_cores);
+  EXPECT_FALSE(clf::primitives::tuning_for(amd).matmul.tensor_cores);
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).matmul.tf32x3.to_string(), "2x2/4x4x16/4");
+
+  // The H200's row differs from the other NVIDIA GPUs' in the look-back scan's large tile.
+  clf::DeviceInfo h200 = nvidia;
+  h200.name = "NVIDIA H200";
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_large_tile.to_string(), "256x32");
+  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_tile.to_string(), "128x32");
+  EXPECT_EQ(clf::primitives::tuning_for(h200).sort.items[0], 28U);
   EXPECT_EQ(clf::primitives::tuning_for(cpu).compact.tile.to_string(), "256x16");
 }
 
