@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <tuple>
 
 #include "framework/clf.hpp"
@@ -20,19 +19,13 @@ struct Shape {
   std::size_t m, k, n;
 };
 
-std::vector<float> random_matrix(std::size_t count, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
 // Runs `multiply` on fresh random inputs of `shape` and checks every element of C.
 void expect_correct(Matmul& multiply, const Shape& shape) {
   const auto [m, k, n] = shape;
-  const std::vector<float> a = random_matrix(m * k, static_cast<std::uint32_t>(m * 31 + k));
-  const std::vector<float> b = random_matrix(k * n, static_cast<std::uint32_t>(n * 17 + k));
+  const std::vector<float> a =
+      clf_test::uniform_floats(m * k, static_cast<std::uint32_t>(m * 31 + k));
+  const std::vector<float> b =
+      clf_test::uniform_floats(k * n, static_cast<std::uint32_t>(n * 17 + k));
   Runtime& runtime = Runtime::shared();
   DeviceBuffer<float> device_a(runtime, a.size());
   DeviceBuffer<float> device_b(runtime, b.size());
@@ -97,8 +90,8 @@ TEST(Matmul, DefaultIsCorrectWithOtherTilings) {
 
 TEST(Matmul, ReferencesAgree) {
   const std::size_t m = 37, k = 301, n = 53;
-  const std::vector<float> a = random_matrix(m * k, 1);
-  const std::vector<float> b = random_matrix(k * n, 2);
+  const std::vector<float> a = clf_test::uniform_floats(m * k, 1);
+  const std::vector<float> b = clf_test::uniform_floats(k * n, 2);
   EXPECT_EQ(matmul_verify(a, b, matmul_reference_naive(a, b, m, k, n), m, k, n), "");
   EXPECT_EQ(matmul_verify(a, b, matmul_reference_blocked(a, b, m, k, n, 3), m, k, n), "");
   const std::vector<double> exact = matmul_reference_double(a, b, m, k, n);
@@ -107,8 +100,8 @@ TEST(Matmul, ReferencesAgree) {
 
 TEST(Matmul, VerifyCatchesAWrongElement) {
   const std::size_t m = 20, k = 30, n = 40;
-  const std::vector<float> a = random_matrix(m * k, 3);
-  const std::vector<float> b = random_matrix(k * n, 4);
+  const std::vector<float> a = clf_test::uniform_floats(m * k, 3);
+  const std::vector<float> b = clf_test::uniform_floats(k * n, 4);
   std::vector<float> c = matmul_reference_blocked(a, b, m, k, n);
   c[7 * n + 9] += 1e-3f;
   EXPECT_NE(matmul_verify(a, b, c, m, k, n), "");

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
-#include <random>
 
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
@@ -15,22 +14,14 @@
 namespace clf::primitives {
 namespace {
 
-std::vector<float> random_matrix(std::size_t count, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float& v : values) v = uniform(random);
-  return values;
-}
-
 struct Product {
   std::vector<float> a, b, c;
   std::size_t m, k, n;
 };
 
 Product multiply(Matmul& matmul, std::size_t m, std::size_t k, std::size_t n) {
-  Product product{random_matrix(m * k, static_cast<std::uint32_t>(m + 7 * k)),
-                  random_matrix(k * n, static_cast<std::uint32_t>(n + 5 * k)),
+  Product product{clf_test::uniform_floats(m * k, static_cast<std::uint32_t>(m + 7 * k)),
+                  clf_test::uniform_floats(k * n, static_cast<std::uint32_t>(n + 5 * k)),
                   {},
                   m,
                   k,

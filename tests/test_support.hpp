@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "framework/clf.hpp"
 
@@ -67,6 +70,15 @@ class ScopedEnv {
       }                                                                        \
     }                                                                          \
   } while (false)
+
+// `count` floats uniform in [-1, 1), the same for the same seed.
+inline std::vector<float> uniform_floats(std::size_t count, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(random);
+  return values;
+}
 
 // Expects `call` to throw clf::Error whose message contains `word`.
 template <typename Call>

@@ -47,6 +47,7 @@ constexpr std::size_t kSampledElements = 4096;
 constexpr std::size_t kCpuReferenceLimit = 2048;
 // On CPU devices Gruber's slow variants would take minutes per run at large sizes.
 constexpr std::size_t kCpuDeviceLimit = 1024;
+constexpr std::size_t kEmulatedLimit = 256;
 
 class MatmulCase : public BenchCase {
  public:
@@ -79,6 +80,10 @@ class MatmulCase : public BenchCase {
     std::size_t n = static_cast<std::size_t>(std::sqrt(static_cast<double>(elements)));
     while (static_cast<std::uint64_t>(n) * n > elements) --n;
     if (device.type == clf::DeviceType::cpu) n = std::min(n, kCpuDeviceLimit);
+    // Without mma.sync tf32x3 runs emulated through local memory: for tests, not speed.
+    const bool emulated = variant_ == "tf32x3" && clf::primitives::device_class(device) !=
+                                                      clf::primitives::DeviceClass::nvidia_gpu;
+    if (emulated) n = std::min(n, kEmulatedLimit);
     return n;
   }
 

@@ -13,7 +13,6 @@
 //   BM, BN, BK, TM, TN   tile sizes; TM, TN and BK multiples of 4
 //   MATMUL_CHECK_BOUNDS  1 unless M % BM == N % BN == K % BK == 0
 // Range: (ceil(N / BN) * BN / TN, ceil(M / BM) * BM / TM), local (BN / TN, BM / TM).
-#include "kernels/primitives/matmul/common.cl"
 
 #define THREADS_X (BN / TN)
 #define THREADS_Y (BM / TM)
@@ -24,30 +23,7 @@
 #define A_LOADS (BM * BK / 4 / THREADS)  // float4s of A each work-item copies per step
 #define B_LOADS (BK * BN / 4 / THREADS)
 
-// The float4s one work-item copies from global memory for one step.
-typedef struct {
-  float4 a[A_LOADS];
-  float4 b[B_LOADS];
-} Staged;
-
-// Loads the pieces of A and B for depth k0 into registers. Piece float4 f of A is row f / (BK/4),
-// depths 4 (f % (BK/4)) ..; of B it is depth f / (BN/4), columns 4 (f % (BN/4)) ..; consecutive
-// work-items take consecutive float4s of a row, so global reads coalesce.
-inline Staged load_step(const __global float* a, const __global float* b, uint m, uint k, uint n,
-                        uint row0, uint col0, uint k0, uint tid) {
-  Staged staged;
-#pragma unroll
-  for (uint i = 0; i < A_LOADS; ++i) {
-    const uint f = tid + i * THREADS;
-    staged.a[i] = matmul_load4(a, m, k, row0 + f / (BK / 4), k0 + 4 * (f % (BK / 4)));
-  }
-#pragma unroll
-  for (uint i = 0; i < B_LOADS; ++i) {
-    const uint f = tid + i * THREADS;
-    staged.b[i] = matmul_load4(b, k, n, k0 + f / (BN / 4), col0 + 4 * (f % (BN / 4)));
-  }
-  return staged;
-}
+#include "kernels/primitives/matmul/staging.cl"
 
 // Stores staged pieces into local memory: A transposed (depth-major), B as it is.
 inline void store_step(const Staged* staged, __local float* tile_a, __local float4* tile_b,

@@ -27,7 +27,6 @@
 // Build options: WARPS_M, WARPS_N, TILES_M, TILES_N, BK (a multiple of 8), PARTIAL_STEPS;
 // MATMUL_CHECK_BOUNDS as in common.cl. Range: (ceil(N / BN) * THREADS, ceil(M / BM)), local
 // (THREADS, 1).
-#include "kernels/primitives/matmul/common.cl"
 
 #define WARP 32
 #define BM (WARPS_M * 16 * TILES_M)
@@ -38,29 +37,9 @@
 #define A_LOADS (BM * BK / 4 / THREADS)  // float4s of A each work-item copies per step
 #define B_LOADS (BK * BN / 4 / THREADS)
 
-typedef struct {
-  float4 a[A_LOADS];
-  float4 b[B_LOADS];
-} Staged;
+#include "kernels/primitives/matmul/staging.cl"
 
-// Loads the pieces of A and B for depth k0 into registers (float4 f of A: row f / (BK/4), depths
-// 4 (f % (BK/4)) ..; of B: depth f / (BN/4), columns 4 (f % (BN/4)) ..), coalesced.
-inline Staged load_step(const __global float* a, const __global float* b, uint m, uint k, uint n,
-                        uint row0, uint col0, uint k0, uint tid) {
-  Staged staged;
-#pragma unroll
-  for (uint i = 0; i < A_LOADS; ++i) {
-    const uint f = tid + i * THREADS;
-    staged.a[i] = matmul_load4(a, m, k, row0 + f / (BK / 4), k0 + 4 * (f % (BK / 4)));
-  }
-#pragma unroll
-  for (uint i = 0; i < B_LOADS; ++i) {
-    const uint f = tid + i * THREADS;
-    staged.b[i] = matmul_load4(b, k, n, k0 + f / (BN / 4), col0 + 4 * (f % (BN / 4)));
-  }
-  return staged;
-}
-
+// Stores staged pieces into local memory as they are, in the padded rows.
 inline void store_step(const Staged* staged, __local float* tile_a, __local float* tile_b,
                        uint tid) {
 #pragma unroll
