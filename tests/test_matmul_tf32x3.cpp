@@ -4,7 +4,9 @@
 // (MatmulVariant in test_matmul.cpp checks it at the shared odd and rectangular sizes.)
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
+#include <limits>
 
 #include "framework/clf.hpp"
 #include "framework/primitives/matmul.hpp"
@@ -74,6 +76,45 @@ TEST(MatmulTf32x3, IsAboutAsAccurateAsTheFp32Kernel) {
   // 0) an H200 was 8x worse than the fp32 kernel at 128 x 1024 x 128.
   EXPECT_LT(fp32_worst, 0.05);
   EXPECT_LE(tf32x3_worst, 2 * fp32_worst);
+}
+
+TEST(MatmulTf32x3, InfinitiesNansAndOverflowGiveTheFp32Results) {
+  // Three tiles of 128 rows: the first two hold non-finite and huge inputs, the third none.
+  constexpr std::size_t m = 384, k = 256, n = 64;
+  std::vector<float> a = clf_test::uniform_floats(m * k, 11);
+  std::vector<float> b = clf_test::uniform_floats(k * n, 12);
+  const float inf = std::numeric_limits<float>::infinity();
+  a[5 * k + 7] = inf;  // times row 7 of B, all zeros: NaN
+  a[9 * k + 3] = std::nanf("");
+  a[140 * k + 3] = -inf;  // -inf times row 3 of B: an infinity of either sign
+  a[20 * k + 0] = 3e38f;  // times 10 (row 0 of B): overflows to inf
+  a[30 * k + 1] = std::numeric_limits<float>::max();  // finite products, but TF32 rounds it to inf
+  for (std::size_t col = 0; col < n; ++col) {
+    b[7 * n + col] = 0.0f;
+    b[0 * n + col] = 10.0f;
+  }
+  Matmul tf32x3(Runtime::shared(), "tf32x3");
+  Runtime& runtime = Runtime::shared();
+  DeviceBuffer<float> device_a(runtime, a.size()), device_b(runtime, b.size()), c(runtime, m * n);
+  device_a.write(a);
+  device_b.write(b);
+  tf32x3(device_a, device_b, c, m, k, n);
+  const std::vector<float> result = c.read();
+  const std::vector<float> expected = matmul_reference_naive(a, b, m, k, n);
+  std::size_t not_finite = 0;
+  for (std::size_t i = 0; i < m * n; ++i) {
+    const std::size_t row = i / n, col = i % n;
+    if (!std::isfinite(expected[i])) {
+      ++not_finite;
+      EXPECT_EQ(std::isnan(result[i]), std::isnan(expected[i])) << row << ", " << col;
+      if (std::isinf(expected[i])) EXPECT_EQ(result[i], expected[i]) << row << ", " << col;
+      continue;
+    }
+    const ExactEntry exact = matmul_reference_entry(a, b, k, n, row, col);
+    ASSERT_LE(std::fabs(result[i] - exact.value), matmul_error_bound(k, exact.magnitude))
+        << row << ", " << col;
+  }
+  EXPECT_EQ(not_finite, 4 * n);  // rows 5, 9, 20 and 140
 }
 
 TEST(MatmulTf32x3, BadTilingsThrowClearErrors) {

@@ -173,10 +173,21 @@ inline void store_pair(__global float* c, uint m, uint n, uint row, uint col, fl
 #endif
 }
 
+// Element (row, col) of A . B in fp32, one fused multiply-add after the other.
+inline float fp32_dot(const __global float* a, const __global float* b, uint m, uint k, uint n,
+                      uint row, uint col) {
+  float sum = 0.0f;
+  for (uint d = 0; d < k; ++d) {
+    sum = fma(matmul_load(a, m, k, row, d), matmul_load(b, k, n, d, col), sum);
+  }
+  return sum;
+}
+
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_tf32x3(
     const __global float* a, const __global float* b, __global float* c, uint m, uint k, uint n) {
   __local float4 tile_a_storage[2][BM * A_STRIDE / 4];
   __local float4 tile_b_storage[2][BK * B_STRIDE / 4];
+  __local uint not_finite;
 #if CLF_PTX
   __local float* scratch = 0;
 #else
@@ -214,6 +225,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_tf32x3
     }
   }
 
+  if (tid == 0) not_finite = 0;
   const uint steps = (k + BK - 1) / BK;
   Staged staged = load_step(a, b, m, k, n, row0, col0, 0, tid);
   store_step(&staged, (__local float*)tile_a_storage[0], (__local float*)tile_b_storage[0], tid);
@@ -262,14 +274,33 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_tf32x3
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
+  // An inf or NaN among the inputs makes NaN of the TF32 parts (inf - inf) where fp32 may give
+  // inf, and an element within 2^-12 of FLT_MAX rounds to inf: a tile whose sums are not all
+  // finite is computed again in fp32, so such inputs (and overflows) give fp32's results.
+  bool finite = true;
+#pragma unroll
+  for (uint i = 0; i < TILES_M; ++i) {
+#pragma unroll
+    for (uint j = 0; j < TILES_N; ++j) finite = finite && all(isfinite(acc[i][j]));
+  }
+  if (!finite) atomic_or(&not_finite, 1u);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const bool again = not_finite != 0;
+
 #pragma unroll
   for (uint i = 0; i < TILES_M; ++i) {
     const uint row = row0 + warp_row0 + 16 * i + g;
 #pragma unroll
     for (uint j = 0; j < TILES_N; ++j) {
       const uint col = col0 + warp_col0 + 8 * j + 2 * t;
-      store_pair(c, m, n, row, col, acc[i][j].xy);
-      store_pair(c, m, n, row + 8, col, acc[i][j].zw);
+      float4 sums = acc[i][j];
+      if (again) {
+        sums = (float4)(fp32_dot(a, b, m, k, n, row, col), fp32_dot(a, b, m, k, n, row, col + 1),
+                        fp32_dot(a, b, m, k, n, row + 8, col),
+                        fp32_dot(a, b, m, k, n, row + 8, col + 1));
+      }
+      store_pair(c, m, n, row, col, sums.xy);
+      store_pair(c, m, n, row + 8, col, sums.zw);
     }
   }
 }
