@@ -285,7 +285,20 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_tf32x3
   }
   if (!finite) atomic_or(&not_finite, 1u);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const bool again = not_finite != 0;
+  if (not_finite != 0) {
+    // Element e of this work-item: fragment (i, j), place q (C's layout above). Not unrolled,
+    // and acc left alone, so that this rare path costs the common one no registers.
+#pragma unroll 1
+    for (uint e = 0; e < TILES_M * TILES_N * 4; ++e) {
+      const uint i = e / (4 * TILES_N);
+      const uint j = (e / 4) % TILES_N;
+      const uint q = e % 4;
+      const uint row = row0 + warp_row0 + 16 * i + g + 8 * (q / 2);
+      const uint col = col0 + warp_col0 + 8 * j + 2 * t + q % 2;
+      if (row < m && col < n) c[row * n + col] = fp32_dot(a, b, m, k, n, row, col);
+    }
+    return;
+  }
 
 #pragma unroll
   for (uint i = 0; i < TILES_M; ++i) {
@@ -293,14 +306,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_tf32x3
 #pragma unroll
     for (uint j = 0; j < TILES_N; ++j) {
       const uint col = col0 + warp_col0 + 8 * j + 2 * t;
-      float4 sums = acc[i][j];
-      if (again) {
-        sums = (float4)(fp32_dot(a, b, m, k, n, row, col), fp32_dot(a, b, m, k, n, row, col + 1),
-                        fp32_dot(a, b, m, k, n, row + 8, col),
-                        fp32_dot(a, b, m, k, n, row + 8, col + 1));
-      }
-      store_pair(c, m, n, row, col, sums.xy);
-      store_pair(c, m, n, row + 8, col, sums.zw);
+      store_pair(c, m, n, row, col, acc[i][j].xy);
+      store_pair(c, m, n, row + 8, col, acc[i][j].zw);
     }
   }
 }
