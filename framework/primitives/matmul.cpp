@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
-#include <sstream>
 
 #include "framework/primitives/support.hpp"
 #include "framework/sources.hpp"
@@ -62,13 +61,13 @@ struct VariantSpec {
   bool needs_checked_build;  // false: the kernel checks its bounds in every build
   bool uses_tiling;
   Launch (*launch)(const MatmulConfig& config, std::size_t m, std::size_t n);
-  // Depths below this run the default variant (tf32x3: fp32's error bound needs some depth).
+  // Depths below this run register-tiles (tf32x3: fp32's error bound needs some depth).
   std::size_t min_depth = 0;
   bool mma_on_nvidia = false;  // built with -DCLF_PTX on NVIDIA GPUs (mma.sync)
 };
 
 // tf32x3's error, about 12 * 2^-24 sum |a| |b| plus the accumulation's, is within fp32's
-// (K + 2) * 2^-24 sum |a| |b| from this depth on, even with the accumulation truncated.
+// (K + 2) * 2^-24 sum |a| |b| from this depth on, even were every addition truncated.
 constexpr std::size_t kTf32x3MinDepth = 128;
 
 // "default" is not among them: it names tf32x3 on NVIDIA GPUs (where the tuning table says so)

@@ -10,7 +10,8 @@
 // (measured on an H200 at K = 1024: 8x the worst error of the fp32 kernel). With PARTIAL_STEPS
 // = S > 0 the products of S steps of BK go into partial sums on the tensor cores, which are then
 // added to the accumulators with fp32's round-to-nearest; S = 0 chains everything on the tensor
-// cores.
+// cores. A tile whose sums come out not all finite (infinities, NaN, overflow) is computed again
+// in fp32 at the end, so that such inputs give fp32's results.
 //
 // A work-group of WARPS_M x WARPS_N warps computes a BM x BN tile of C; each warp a 16 TILES_M x
 // 8 TILES_N piece of it as TILES_M x TILES_N fragments of mma.m16n8k8 (PTX's layout: lane l is
