@@ -1,6 +1,7 @@
 // The tf32x3 matmul (three TF32 products per fp32 product, mma.sync on NVIDIA GPUs and the same
 // fragments through local memory elsewhere): other tilings than the default, the depth below
-// which the register-tiled kernel runs, its accuracy beside the fp32 kernel's, bad tilings.
+// which the register-tiled kernel runs, its accuracy beside the fp32 kernel's, infinities, NaN
+// and overflow, bad tilings.
 // (MatmulVariant in test_matmul.cpp checks it at the shared odd and rectangular sizes.)
 #include <gtest/gtest.h>
 
