@@ -75,10 +75,7 @@ TEST(Compact, Uint32AndFloat) {
   for (const std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{1} << 20}) {
     const auto big = random_values<std::uint32_t>(n, 0, 1 << 30, 3);
     expect_compaction(compact_uint, big, Predicate<std::uint32_t>::greater(1u << 29));
-    std::mt19937 random(4);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<float> reals(n);
-    for (auto& x : reals) x = uniform(random);
+    std::vector<float> reals = clf_test::uniform_floats(n, 4);
     if (n > 10) {
       reals[3] = -0.0f;  // counts as zero
       reals[5] = std::numeric_limits<float>::infinity();

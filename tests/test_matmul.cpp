@@ -75,9 +75,9 @@ TEST(Matmul, VariantsAreListedWithDefaultFirst) {
   }
 }
 
-// The default kernel with other tilings than the device's, among them the GPU one, so that PoCL
-// checks the code the GPU runs.
-TEST(Matmul, DefaultIsCorrectWithOtherTilings) {
+// The register-tiled kernel with other tilings than the device's, among them the GPU one, so
+// that PoCL checks the code the GPU runs.
+TEST(Matmul, RegisterTilesIsCorrectWithOtherTilings) {
   for (const char* text : {"64x128x16/8x8", "64x64x8/8x4", "32x64x8/4x8"}) {
     const MatmulTiling tiling = MatmulTiling::parse(text);
     Matmul multiply(Runtime::shared(), "register-tiles", &tiling);

@@ -108,7 +108,9 @@ TEST(MatmulTf32x3, InfinitiesNansAndOverflowGiveTheFp32Results) {
     if (!std::isfinite(expected[i])) {
       ++not_finite;
       EXPECT_EQ(std::isnan(result[i]), std::isnan(expected[i])) << row << ", " << col;
-      if (std::isinf(expected[i])) EXPECT_EQ(result[i], expected[i]) << row << ", " << col;
+      if (std::isinf(expected[i])) {
+        EXPECT_EQ(result[i], expected[i]) << row << ", " << col;
+      }
       continue;
     }
     const ExactEntry exact = matmul_reference_entry(a, b, k, n, row, col);

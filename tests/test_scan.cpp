@@ -11,6 +11,7 @@
 #include "framework/clf.hpp"
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/scan_reference.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -119,11 +120,7 @@ TEST_P(ScanVariant, FloatExactOnIntegers) {
 TEST_P(ScanVariant, FloatWithinToleranceOnReals) {
   Scan<float> scan(GetParam());
   for (const std::size_t n : {std::size_t{4097}, std::size_t{1} << 20}) {
-    std::mt19937 random(5);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<float> input(n);
-    for (auto& x : input) x = uniform(random);
-    expect_scans(scan, input, "float reals");
+    expect_scans(scan, clf_test::uniform_floats(n, 5), "float reals");
   }
 }
 

@@ -59,12 +59,21 @@ struct VariantSpec {
   const char* file;
   const char* kernel;
   bool needs_checked_build;  // false: the kernel checks its bounds in every build
-  bool uses_tiling;
+  // Throws unless the config's tiling for this kernel suits the device (null: no tiling).
+  void (*check_tiling)(const MatmulConfig& config, const DeviceInfo& device);
   Launch (*launch)(const MatmulConfig& config, std::size_t m, std::size_t n);
   // Depths below this run register-tiles (tf32x3: fp32's error bound needs some depth).
   std::size_t min_depth = 0;
   bool mma_on_nvidia = false;  // built with -DCLF_PTX on NVIDIA GPUs (mma.sync)
 };
+
+void check_register_tiles(const MatmulConfig& config, const DeviceInfo& device) {
+  config.tiling.check(device);
+}
+
+void check_tf32x3(const MatmulConfig& config, const DeviceInfo& device) {
+  config.tf32x3.check(device);
+}
 
 // tf32x3's error, about 12 * 2^-24 sum |a| |b| plus the accumulation's, is within fp32's
 // (K + 2) * 2^-24 sum |a| |b| from this depth on, even were every addition truncated.
@@ -74,17 +83,17 @@ constexpr std::size_t kTf32x3MinDepth = 128;
 // and register-tiles elsewhere (default_spec).
 const VariantSpec kVariants[] = {
     {"register-tiles", "kernels/primitives/matmul/register_tiles.cl", "matmul_register_tiles", true,
-     true, register_tiles_launch},
-    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", false, false,
+     check_register_tiles, register_tiles_launch},
+    {"naive", "kernels/primitives/matmul/naive.cl", "matmul_naive", false, nullptr,
      reference_launch<1>},
-    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", true, false,
+    {"tiles", "kernels/primitives/matmul/tiles.cl", "matmul_tiles", true, nullptr,
      reference_launch<1>},
-    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", true, false,
+    {"blocks", "kernels/primitives/matmul/blocks.cl", "matmul_blocks", true, nullptr,
      reference_launch<4>},
     {"blocks-tiles", "kernels/primitives/matmul/blocks_tiles.cl", "matmul_blocks_tiles", true,
-     false, reference_launch<4>},
-    {"tf32x3", "kernels/primitives/matmul/tf32x3.cl", "matmul_tf32x3", true, true, tf32x3_launch,
-     kTf32x3MinDepth, true},
+     nullptr, reference_launch<4>},
+    {"tf32x3", "kernels/primitives/matmul/tf32x3.cl", "matmul_tf32x3", true, check_tf32x3,
+     tf32x3_launch, kTf32x3MinDepth, true},
 };
 
 const VariantSpec& find_variant(const std::string& name) {
@@ -151,12 +160,8 @@ Matmul::Matmul(Runtime& runtime, const std::string& variant, const MatmulConfig&
       kernels_(std::make_unique<Kernels>()) {
   kernels_->spec =
       variant == "default" ? &default_spec(config_, runtime.device()) : &find_variant(variant);
-  if (kernels_->spec->uses_tiling) {
-    if (kernels_->spec->launch == tf32x3_launch) {
-      config_.tf32x3.check(runtime.device());
-    } else {
-      config_.tiling.check(runtime.device());
-    }
+  if (kernels_->spec->check_tiling != nullptr) {
+    kernels_->spec->check_tiling(config_, runtime.device());
   }
   if (kernels_->spec->min_depth > 0) {
     kernels_->shallow = std::make_unique<Matmul>(runtime, "register-tiles", config_);
