@@ -57,7 +57,7 @@ struct ScanConfig {
   TileShape lookback_large_tile{256, 32};
   std::size_t lookback_large_from = std::size_t{1} << 25;
   // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
-  // -DDELAY_MIN_TILES=n).
+  // -DDELAY_MIN_TILES=n, -DWINDOW=tiles).
   std::string lookback_options;
   // Throw Error naming the rule a shape breaks, or a work-group larger than `device` allows:
   // the reduce-then-scan tile, the look-back tiles, all.

@@ -15,9 +15,9 @@
 //     (tile prefix + segments before it) to local memory. One barrier.
 //  3. Each work-item scans its runs from its segment offsets and stores them.
 //
-// Look-back: lane l of warp 0 reads the status of tile - 1 - l (a window of 32, coalesced),
-// spinning until it is published; a ballot finds the nearest inclusive prefix, a warp sum adds
-// the window up to it, and the window moves 32 tiles further back when there is none.
+// Look-back: lane l < WINDOW of warp 0 reads the status of tile - 1 - l (coalesced), spinning
+// until it is published; a ballot finds the nearest inclusive prefix, a warp sum adds the window
+// up to it, and the window moves WINDOW tiles further back when there is none.
 //
 // Tiles are numbered by an atomic ticket, so a tile only ever waits for tiles that started
 // before it (the group id, as CUB uses, would rely on the hardware starting groups in order).
@@ -50,6 +50,12 @@
 #endif
 #ifndef DELAY_MIN_TILES
 #define DELAY_MIN_TILES 500
+#endif
+// Tiles a look-back step reads: 16 read 1-2 % faster than the whole warp's 32 on the H200, 8
+// and 4 slower, and reading several statuses a lane (64 to 256 tiles a step) was slower still
+// (docs/scan.md).
+#ifndef WINDOW
+#define WINDOW 16
 #endif
 
 #define WARP 32
@@ -117,8 +123,9 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
   int last = (int)tile - 1;
   for (;;) {
     const int p = last - (int)lane;
-    ulong word = FLAG_PREFIX << 32;  // before tile 0: an inclusive prefix of 0
-    if (p >= 0) {
+    // Before tile 0: an inclusive prefix of 0; lanes past the window: nothing.
+    ulong word = lane < WINDOW ? FLAG_PREFIX << 32 : 0UL;
+    if (p >= 0 && lane < WINDOW) {
       for (;;) {
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
@@ -132,7 +139,7 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
     const uint stop = prefixes != 0 ? 31U - clz(prefixes & (0U - prefixes)) : WARP - 1;
     prefix += warp_sum(lane <= stop ? AS_T((uint)word) : (T)0);
     if (prefixes != 0) return prefix;  // the same in every lane
-    last -= WARP;
+    last -= WINDOW;
   }
 }
 
