@@ -57,6 +57,9 @@
 #ifndef WINDOW
 #define WINDOW 16
 #endif
+#if WINDOW < 1 || WINDOW > 32
+#error "WINDOW (tiles a look-back step reads, one a lane of warp 0) must be 1 to 32"
+#endif
 
 #define WARP 32
 #define WARPS (WG_SIZE / WARP)
