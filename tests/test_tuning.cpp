@@ -102,11 +102,14 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_FALSE(clf::primitives::tuning_for(amd).matmul.tensor_cores);
   EXPECT_EQ(clf::primitives::tuning_for(nvidia).matmul.tf32x3.to_string(), "2x2/4x4x16/4");
 
-  // The H200's row differs from the other NVIDIA GPUs' in the look-back scan's large tile.
+  // The H200's row differs from the other NVIDIA GPUs' in the look-back scan's large inputs.
   clf::DeviceInfo h200 = nvidia;
   h200.name = "NVIDIA H200";
   EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_large_tile.to_string(), "256x32");
-  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_tile.to_string(), "128x32");
+  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_tile.to_string(), "256x32");
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_groups_per_cu, 0U);
+  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_groups_per_cu, 2U);
+  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_from, std::size_t{1} << 21);
   EXPECT_EQ(clf::primitives::tuning_for(h200).sort.items[0], 28U);
   EXPECT_EQ(clf::primitives::tuning_for(cpu).compact.tile.to_string(), "256x16");
 }
@@ -198,6 +201,38 @@ TEST(Tuning, LookbackScanSwitchesTileBySize) {
     for (std::size_t i = 0; i < n; ++i) {
       sum += input[i];
       ASSERT_EQ(result[i], sum) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+// The pipelined look-back (a few persistent work-groups that each take tiles until none is left)
+// gives exact sums for every shape and size, one tile or many a group, and across calls that
+// reuse the ticket and the status words, alone and alternating with the one-group-per-tile kernel
+// below lookback_large_from. Runs where the look-back does (NVIDIA GPUs).
+TEST(Tuning, PipelinedLookbackScanIsExact) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no look-back on this device";
+  for (const std::size_t groups_per_cu : {1, 4, 7}) {
+    for (const TileShape tile : {TileShape{32, 8}, TileShape{128, 16}, TileShape{128, 32}}) {
+      clf::primitives::ScanConfig config = clf::primitives::tuning_for(runtime.device()).scan;
+      config.lookback_tile = tile;
+      config.lookback_large_tile = tile;
+      config.lookback_groups_per_cu = groups_per_cu;
+      config.lookback_large_from = groups_per_cu == 4 ? 5000 : 0;
+      clf::primitives::Scan<std::int32_t> scan(runtime, "lookback", config);
+      for (const std::size_t n : {1, 77, 4096, 300001, 4999, 1000003, 4194309, 5000}) {
+        std::vector<std::int32_t> input(n);
+        for (std::size_t i = 0; i < n; ++i)
+          input[i] = static_cast<std::int32_t>((i * 7 + n) % 11) - 5;
+        const std::vector<std::int32_t> result =
+            scan.run(input, clf::primitives::ScanType::exclusive);
+        std::int32_t sum = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(result[i], sum)
+              << tile.to_string() << ", " << groups_per_cu << " a CU, n=" << n << " i=" << i;
+          sum += input[i];
+        }
+      }
     }
   }
 }

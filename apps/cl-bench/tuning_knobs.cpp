@@ -73,6 +73,10 @@ clf::primitives::ScanConfig scan_config(const clf::DeviceInfo& device, const Kno
     config.lookback_large_tile = config.lookback_tile;
   }
   config.lookback_options = knobs("CLF_SCAN_LOOKBACK_OPTIONS");
+  config.lookback_groups_per_cu =
+      size_knob(knobs, "CLF_SCAN_LOOKBACK_GROUPS_PER_CU", config.lookback_groups_per_cu);
+  config.lookback_large_from =
+      size_knob(knobs, "CLF_SCAN_LOOKBACK_LARGE_FROM", config.lookback_large_from);
   config.chunks.per_core = size_knob(knobs, "CLF_SCAN_CHUNKS_PER_CORE", config.chunks.per_core);
   config.chunks.min_items = size_knob(knobs, "CLF_SCAN_CHUNK_MIN", config.chunks.min_items);
   config.check(device);

@@ -1,5 +1,6 @@
 // The tiled scans: reduce-then-scan (portable, three launches) and the single-pass scan with a
 // decoupled look-back (NVIDIA GPUs), both cutting the input into tiles of a ScanConfig's shape.
+#include <algorithm>
 #include <vector>
 
 #include "framework/primitives/scan_algorithm.hpp"
@@ -59,22 +60,22 @@ class LookbackScan : public Algorithm<T> {
   LookbackScan(Runtime& runtime, const ScanConfig& config)
       : Algorithm<T>(runtime, "lookback"),
         config_(checked_lookback_tiles(runtime.device(), config)),
-        scan_(lookback_kernel(config_.lookback_tile)),
+        scan_(lookback_kernel(config_.lookback_tile, false)),
         ticket_(runtime, 1) {
     ticket_.write({0});
   }
 
   void run(const DeviceBuffer<T>& in, DeviceBuffer<T>& out, std::size_t n, ScanType type) override {
-    const bool large =
-        n >= config_.lookback_large_from &&
-        (config_.lookback_large_tile.work_group != config_.lookback_tile.work_group ||
-         config_.lookback_large_tile.items != config_.lookback_tile.items);
-    if (large && !large_scan_) {
-      large_scan_ = std::make_unique<CLKernel>(lookback_kernel(config_.lookback_large_tile));
-    }
+    const bool large = n >= config_.lookback_large_from;
     const detail::TileShape& shape = large ? config_.lookback_large_tile : config_.lookback_tile;
-    CLKernel& scan = large ? *large_scan_ : scan_;
     const std::size_t tiles = ceil_div(n, shape.tile());
+    // Pipelined groups on large inputs where configured, never more of them than tiles.
+    const bool pipelined = large && config_.lookback_groups_per_cu != 0;
+    const std::size_t groups =
+        pipelined ? std::min(tiles, config_.lookback_groups_per_cu *
+                                        std::max(1U, this->runtime_.device().compute_units))
+                  : tiles;
+    CLKernel& scan = large ? large_kernel(pipelined) : scan_;
     if (!status_ || status_->size() < tiles || epoch_ >= kLastEpoch) {
       // New or stale status words must read as "not published": all zero, epoch 0.
       detail::ensure_buffer(status_, this->runtime_, tiles);
@@ -83,26 +84,40 @@ class LookbackScan : public Algorithm<T> {
     }
     ++epoch_;
     const cl_uint first_ticket = next_ticket_;
-    next_ticket_ += as_uint(tiles);  // wraps like the device's counter
-    scan(Range::linear(tiles * shape.work_group, shape.work_group), in, out, *status_, ticket_,
+    // A pipelined group takes one ticket past the last tile; the counter wraps like this one.
+    next_ticket_ += as_uint(pipelined ? tiles + groups : tiles);
+    scan(Range::linear(groups * shape.work_group, shape.work_group), in, out, *status_, ticket_,
          as_uint(n), first_ticket, epoch_, cl_uint{type == ScanType::inclusive});
   }
 
  private:
+  // The kernel for inputs from lookback_large_from on, built on the first of them (the small
+  // tile's own where the shape and the launch are the same).
+  CLKernel& large_kernel(bool pipelined) {
+    const detail::TileShape& shape = config_.lookback_large_tile;
+    if (!pipelined && shape.work_group == config_.lookback_tile.work_group &&
+        shape.items == config_.lookback_tile.items) {
+      return scan_;
+    }
+    if (!large_scan_) large_scan_ = std::make_unique<CLKernel>(lookback_kernel(shape, pipelined));
+    return *large_scan_;
+  }
+
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
   // has_forward_progress() holds, that is on NVIDIA GPUs.
-  CLKernel lookback_kernel(const detail::TileShape& shape) {
+  CLKernel lookback_kernel(const detail::TileShape& shape, bool pipelined) {
     const std::string& extra = config_.lookback_options;
     return CLKernel(
-        this->runtime_, kernel_source("kernels/primitives/scan/lookback.cl"), "lookback_scan",
+        this->runtime_, kernel_source("kernels/primitives/scan/lookback.cl"),
+        pipelined ? "lookback_scan_pipelined" : "lookback_scan",
         detail::scan_build_options<T>(shape) + " -DCLF_PTX" + (extra.empty() ? "" : " " + extra));
   }
 
   static constexpr cl_uint kLastEpoch = (1U << 30) - 1;  // the status word keeps 30 bits
 
   ScanConfig config_;
-  CLKernel scan_;                         // the tile below lookback_large_from
-  std::unique_ptr<CLKernel> large_scan_;  // built on the first large input
+  CLKernel scan_;                         // below lookback_large_from
+  std::unique_ptr<CLKernel> large_scan_;  // from lookback_large_from, built on the first input
   DeviceBuffer<cl_uint> ticket_;
   std::unique_ptr<DeviceBuffer<cl_ulong>> status_;
   cl_uint next_ticket_ = 0;

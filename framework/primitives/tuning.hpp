@@ -56,6 +56,9 @@ struct ScanConfig {
   TileShape lookback_tile{128, 32};
   TileShape lookback_large_tile{256, 32};
   std::size_t lookback_large_from = std::size_t{1} << 25;
+  // From lookback_large_from on: one work-group per tile (0), or this many pipelined persistent
+  // work-groups per compute unit (lookback.cl's lookback_scan_pipelined).
+  std::size_t lookback_groups_per_cu = 0;
   // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
   // -DDELAY_MIN_TILES=n, -DWINDOW=tiles).
   std::string lookback_options;

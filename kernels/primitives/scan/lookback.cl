@@ -118,17 +118,16 @@ inline ulong pack_status(ulong flag, T value, uint epoch) {
 // Warp 0: the sum of every tile before `tile` (> 0), from the published statuses.
 inline void sleep_ns(uint ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
 
-inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays) {
-#if FIRST_DELAY > 0
-  if (delays) sleep_ns(FIRST_DELAY);
-#endif
+inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays,
+                   uint first_delay, uint window) {
+  if (delays && first_delay > 0) sleep_ns(first_delay);
   T prefix = 0;
   int last = (int)tile - 1;
   for (;;) {
     const int p = last - (int)lane;
     // Before tile 0: an inclusive prefix of 0; lanes past the window: nothing.
-    ulong word = lane < WINDOW ? FLAG_PREFIX << 32 : 0UL;
-    if (p >= 0 && lane < WINDOW) {
+    ulong word = lane < window ? FLAG_PREFIX << 32 : 0UL;
+    if (p >= 0 && lane < window) {
       for (;;) {
         word = status[p];
         if ((uint)(word >> 34) == epoch) break;
@@ -142,7 +141,7 @@ inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epo
     const uint stop = prefixes != 0 ? 31U - clz(prefixes & (0U - prefixes)) : WARP - 1;
     prefix += warp_sum(lane <= stop ? AS_T((uint)word) : (T)0);
     if (prefixes != 0) return prefix;  // the same in every lane
-    last -= WINDOW;
+    last -= window;
   }
 }
 
@@ -169,12 +168,11 @@ inline void scan_segments(const T4* runs, T* offsets, local T* segments, uint la
   }
 }
 
-// Step 2, in warp 0: scans the segment totals, looks back, publishes the tile's status and
-// replaces each segment total by its offset in the output (the tile's prefix included). The
-// caller puts a barrier after it.
-inline void publish_tile(local T* segments, volatile global ulong* status, uint tile, uint lane,
-                         uint epoch) {
-  T before[SEGMENT_ROUNDS];
+// Step 2a, in warp 0: scans the segment totals into `before` (each segment's offset within the
+// tile, SEGMENT_ROUNDS a lane) and publishes the tile's aggregate (tile 0: its inclusive prefix).
+// Returns the aggregate, the same in every lane.
+inline T publish_aggregate(const local T* segments, volatile global ulong* status, uint tile,
+                           uint lane, uint epoch, T* before) {
   T aggregate = 0;
 #pragma unroll
   for (uint round = 0; round < SEGMENT_ROUNDS; ++round) {
@@ -184,12 +182,20 @@ inline void publish_tile(local T* segments, volatile global ulong* status, uint 
     before[round] = aggregate + warp_exclusive_from_inclusive(running, lane);
     aggregate += warp_broadcast(running, WARP - 1);
   }
+  if (lane == 0)
+    status[tile] = pack_status(tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate, epoch);
+  return aggregate;
+}
+
+// Step 2b, in warp 0: looks back for the sum of the tiles before `tile`, publishes the tile's
+// inclusive prefix and writes each segment's offset in the output (`before` plus that sum) to
+// `segments`. The caller puts a barrier after it.
+inline void resolve_tile(local T* segments, volatile global ulong* status, uint tile, T aggregate,
+                         const T* before, uint lane, uint epoch, bool delays, uint first_delay,
+                         uint window) {
   T prefix = 0;
-  if (tile == 0) {
-    if (lane == 0) status[0] = pack_status(FLAG_PREFIX, aggregate, epoch);
-  } else {
-    if (lane == 0) status[tile] = pack_status(FLAG_AGGREGATE, aggregate, epoch);
-    prefix = look_back(status, tile, lane, epoch, get_num_groups(0) >= DELAY_MIN_TILES);
+  if (tile != 0) {
+    prefix = look_back(status, tile, lane, epoch, delays, first_delay, window);
     if (lane == 0) status[tile] = pack_status(FLAG_PREFIX, prefix + aggregate, epoch);
   }
 #pragma unroll
@@ -232,7 +238,91 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
   T offsets[CHUNKS];
   scan_segments(runs, offsets, segments, lane, warp);
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (warp == 0) publish_tile(segments, status, tile, lane, epoch);
+  if (warp == 0) {
+    T before[SEGMENT_ROUNDS];
+    const T aggregate = publish_aggregate(segments, status, tile, lane, epoch, before);
+    resolve_tile(segments, status, tile, aggregate, before, lane, epoch,
+                 get_num_groups(0) >= DELAY_MIN_TILES, FIRST_DELAY, WINDOW);
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   store_tile(out, tile_first, n, runs, offsets, segments, warp, inclusive);
+}
+
+// Pipelined persistent work-groups (launched a few per compute unit, not one per tile): each
+// group takes tickets until none is left, and before it looks back for its current tile it loads
+// its next tile and publishes that tile's aggregate. Those loads take the first delay's place
+// (no sleep before the first read), and later tiles find the aggregate of every ticket taken so
+// far published or about to be: between taking a ticket and publishing its aggregate a group
+// waits for nothing, so no tile waits on a group busy with an earlier one. (Taking the next ticket
+// before resolving, to hide its latency, breaks that and was 17 % slower on the H200.) Two segment
+// arrays alternate between the current and the next tile. Every group takes exactly one ticket
+// past the last tile (tiles + groups in all). The look-back reads PIPELINED_WINDOW statuses a
+// step: 32 read 2 % faster than 16 here (docs/scan.md).
+#ifndef PIPELINED_WINDOW
+#define PIPELINED_WINDOW 32
+#endif
+#if PIPELINED_WINDOW < 1 || PIPELINED_WINDOW > 32
+#error "PIPELINED_WINDOW (tiles a look-back step reads, one a lane of warp 0) must be 1 to 32"
+#endif
+
+kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan_pipelined(
+    const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
+    uint n, uint first_ticket, uint epoch, uint inclusive) {
+  local T segments[2][SEGMENTS];
+  local uint ticket_shared;
+  const uint lid = get_local_id(0);
+  const uint lane = lid % WARP;
+  const uint warp = lid / WARP;
+  const uint tiles = n / TILE + (n % TILE != 0 ? 1 : 0);
+  const bool delays = tiles >= DELAY_MIN_TILES;
+
+  if (lid == 0) ticket_shared = atomic_inc(ticket) - first_ticket;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint tile = ticket_shared;
+  if (tile >= tiles) return;
+  T4 runs[CHUNKS];
+  T offsets[CHUNKS];
+  load_tile(in, tile * TILE, n, runs);
+  scan_segments(runs, offsets, segments[0], lane, warp);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  T before[SEGMENT_ROUNDS];
+  T aggregate = 0;
+  if (warp == 0) aggregate = publish_aggregate(segments[0], status, tile, lane, epoch, before);
+
+  for (uint current = 0;; current ^= 1) {
+    // Everyone read ticket_shared before the last barrier of the previous round.
+    if (lid == 0) ticket_shared = atomic_inc(ticket) - first_ticket;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint next = ticket_shared;
+    const bool has_next = next < tiles;
+    T4 next_runs[CHUNKS];
+    T next_offsets[CHUNKS];
+    if (has_next) {
+      load_tile(in, next * TILE, n, next_runs);
+      scan_segments(next_runs, next_offsets, segments[current ^ 1], lane, warp);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (warp == 0) {
+      T next_before[SEGMENT_ROUNDS];
+      T next_aggregate = 0;
+      if (has_next) {
+        next_aggregate =
+            publish_aggregate(segments[current ^ 1], status, next, lane, epoch, next_before);
+      }
+      resolve_tile(segments[current], status, tile, aggregate, before, lane, epoch, delays, 0,
+                   PIPELINED_WINDOW);
+      aggregate = next_aggregate;
+#pragma unroll
+      for (uint round = 0; round < SEGMENT_ROUNDS; ++round) before[round] = next_before[round];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_tile(out, tile * TILE, n, runs, offsets, segments[current], warp, inclusive);
+    if (!has_next) return;
+    tile = next;
+#pragma unroll
+    for (uint row = 0; row < CHUNKS; ++row) {
+      runs[row] = next_runs[row];
+      offsets[row] = next_offsets[row];
+    }
+  }
 }
