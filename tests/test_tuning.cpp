@@ -102,15 +102,10 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_FALSE(clf::primitives::tuning_for(amd).matmul.tensor_cores);
   EXPECT_EQ(clf::primitives::tuning_for(nvidia).matmul.tf32x3.to_string(), "2x2/4x4x16/4");
 
-  // The H200's row differs from the other NVIDIA GPUs' in the look-back scan's large inputs.
-  clf::DeviceInfo h200 = nvidia;
-  h200.name = "NVIDIA H200";
+  // The look-back scan: pipelined work-groups from 2^21 values on, on every NVIDIA GPU.
   EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_large_tile.to_string(), "256x32");
-  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_tile.to_string(), "256x32");
-  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_groups_per_cu, 0U);
-  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_groups_per_cu, 2U);
-  EXPECT_EQ(clf::primitives::tuning_for(h200).scan.lookback_large_from, std::size_t{1} << 21);
-  EXPECT_EQ(clf::primitives::tuning_for(h200).sort.items[0], 28U);
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_groups_per_cu, 4U);
+  EXPECT_EQ(clf::primitives::tuning_for(nvidia).scan.lookback_large_from, std::size_t{1} << 21);
   EXPECT_EQ(clf::primitives::tuning_for(cpu).compact.tile.to_string(), "256x16");
 }
 
@@ -127,6 +122,17 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   scan = clf::primitives::ScanConfig{};
   scan.lookback_large_tile = TileShape{256, 6};
   EXPECT_CLF_ERROR(scan.check(clf::DeviceInfo{}), "look-back large tile", "256x6", "multiple of 4");
+  // Pipelined groups park the large tile in local memory: 256 x 64 needs more than 48 KiB.
+  clf::DeviceInfo gpu;
+  gpu.name = "a GPU with 48 KiB";
+  gpu.local_memory_bytes = 49152;
+  scan = clf::primitives::ScanConfig{};
+  scan.lookback_large_tile = TileShape{256, 64};
+  scan.check(gpu);  // one work-group per tile: the tile stays in registers
+  scan.lookback_groups_per_cu = 4;
+  EXPECT_CLF_ERROR(scan.check(gpu), "256x64", "park", "82944 bytes", "a GPU with 48 KiB", "49152");
+  scan.lookback_large_tile = TileShape{256, 32};
+  scan.check(gpu);
   clf_test::expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
@@ -213,7 +219,8 @@ TEST(Tuning, PipelinedLookbackScanIsExact) {
   clf::Runtime& runtime = clf::Runtime::shared();
   if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no look-back on this device";
   for (const std::size_t groups_per_cu : {1, 4, 7}) {
-    for (const TileShape tile : {TileShape{32, 8}, TileShape{128, 16}, TileShape{128, 32}}) {
+    for (const TileShape tile :
+         {TileShape{32, 8}, TileShape{128, 16}, TileShape{128, 32}, TileShape{256, 32}}) {
       clf::primitives::ScanConfig config = clf::primitives::tuning_for(runtime.device()).scan;
       config.lookback_tile = tile;
       config.lookback_large_tile = tile;

@@ -251,15 +251,17 @@ inline T scan_run_sums(const T4* runs, local TQ* scratch, T* offsets) {
 
 // Replaces each run by its scan starting from `prefix` + offsets[row]: inclusive (each value
 // plus everything before it) or exclusive (everything before it).
+inline T4 scan_run(T4 v, T start, uint inclusive) {
+  const T s1 = start + v.s0;
+  const T s2 = s1 + v.s1;
+  const T s3 = s2 + v.s2;
+  return inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(start, s1, s2, s3);
+}
+
 inline void scan_runs(T4* runs, const T* offsets, T prefix, uint inclusive) {
 #pragma unroll
   for (uint row = 0; row < CHUNKS; ++row) {
-    const T4 v = runs[row];
-    const T s0 = prefix + offsets[row];
-    const T s1 = s0 + v.s0;
-    const T s2 = s1 + v.s1;
-    const T s3 = s2 + v.s2;
-    runs[row] = inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(s0, s1, s2, s3);
+    runs[row] = scan_run(runs[row], prefix + offsets[row], inclusive);
   }
 }
 #endif

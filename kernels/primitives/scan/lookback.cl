@@ -254,10 +254,13 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
 // (no sleep before the first read), and later tiles find the aggregate of every ticket taken so
 // far published or about to be: between taking a ticket and publishing its aggregate a group
 // waits for nothing, so no tile waits on a group busy with an earlier one. (Taking the next ticket
-// before resolving, to hide its latency, breaks that and was 17 % slower on the H200.) Two segment
+// before resolving, to hide its latency, breaks that and was 17 % slower on the H200.) The
+// current tile waits in local memory ("parked"), so only the next one takes registers (64 instead
+// of 128 at 256 x 32) and twice as many groups fit a compute unit: 481-485 Gelem/s at 2^28 on the
+// H200 with four a CU, against 450-453 with both tiles in registers and two a CU. Two segment
 // arrays alternate between the current and the next tile. Every group takes exactly one ticket
 // past the last tile (tiles + groups in all). The look-back reads PIPELINED_WINDOW statuses a
-// step: 32 read 2 % faster than 16 here (docs/scan.md).
+// step (32 read 2 % faster than 16 with 128 x 32 tiles, docs/scan.md).
 #ifndef PIPELINED_WINDOW
 #define PIPELINED_WINDOW 32
 #endif
@@ -265,11 +268,49 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan(
 #error "PIPELINED_WINDOW (tiles a look-back step reads, one a lane of warp 0) must be 1 to 32"
 #endif
 
+// The current tile waits in local memory, each work-item's runs and offsets in its own slots (so
+// no barrier guards them), which keeps only the next tile in registers.
+inline void park_tile(local T4* parked_runs, local T* parked_offsets, const T4* runs,
+                      const T* offsets) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    parked_runs[row * WG_SIZE + lid] = runs[row];
+    parked_offsets[row * WG_SIZE + lid] = offsets[row];
+  }
+}
+
+// Stores the parked tile, row by row, and parks the next one in its place if there is one.
+inline void store_parked_tile(global T* out, uint tile_first, uint n, local T4* parked_runs,
+                              local T* parked_offsets, const local T* segments, uint warp,
+                              uint inclusive, bool has_next, const T4* next_runs,
+                              const T* next_offsets) {
+  const uint lid = get_local_id(0);
+  const bool full = tile_first + TILE <= n;
+#pragma unroll
+  for (uint row = 0; row < CHUNKS; ++row) {
+    const uint slot = row * WG_SIZE + lid;
+    const T4 v =
+        scan_run(parked_runs[slot], parked_offsets[slot] + segments[row * WARPS + warp], inclusive);
+    if (full) {
+      store_full_run(out, run_first(tile_first, row), v);
+    } else {
+      store_run(out, run_first(tile_first, row), n, v);
+    }
+    if (has_next) {
+      parked_runs[slot] = next_runs[row];
+      parked_offsets[slot] = next_offsets[row];
+    }
+  }
+}
+
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan_pipelined(
     const global T* in, global T* out, volatile global ulong* status, volatile global uint* ticket,
     uint n, uint first_ticket, uint epoch, uint inclusive) {
   local T segments[2][SEGMENTS];
   local uint ticket_shared;
+  local T4 parked_runs[CHUNKS * WG_SIZE];
+  local T parked_offsets[CHUNKS * WG_SIZE];
   const uint lid = get_local_id(0);
   const uint lane = lid % WARP;
   const uint warp = lid / WARP;
@@ -284,6 +325,7 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan_p
   T offsets[CHUNKS];
   load_tile(in, tile * TILE, n, runs);
   scan_segments(runs, offsets, segments[0], lane, warp);
+  park_tile(parked_runs, parked_offsets, runs, offsets);
   barrier(CLK_LOCAL_MEM_FENCE);
   T before[SEGMENT_ROUNDS];
   T aggregate = 0;
@@ -316,13 +358,9 @@ kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lookback_scan_p
       for (uint round = 0; round < SEGMENT_ROUNDS; ++round) before[round] = next_before[round];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_tile(out, tile * TILE, n, runs, offsets, segments[current], warp, inclusive);
+    store_parked_tile(out, tile * TILE, n, parked_runs, parked_offsets, segments[current], warp,
+                      inclusive, has_next, next_runs, next_offsets);
     if (!has_next) return;
     tile = next;
-#pragma unroll
-    for (uint row = 0; row < CHUNKS; ++row) {
-      runs[row] = next_runs[row];
-      offsets[row] = next_offsets[row];
-    }
   }
 }
