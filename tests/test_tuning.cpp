@@ -229,8 +229,9 @@ TEST(Tuning, PipelinedLookbackScanIsExact) {
       clf::primitives::Scan<std::int32_t> scan(runtime, "lookback", config);
       for (const std::size_t n : {1, 77, 4096, 300001, 4999, 1000003, 4194309, 5000}) {
         std::vector<std::int32_t> input(n);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < n; ++i) {
           input[i] = static_cast<std::int32_t>((i * 7 + n) % 11) - 5;
+        }
         const std::vector<std::int32_t> result =
             scan.run(input, clf::primitives::ScanType::exclusive);
         std::int32_t sum = 0;

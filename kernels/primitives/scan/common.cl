@@ -249,8 +249,8 @@ inline T scan_run_sums(const T4* runs, local TQ* scratch, T* offsets) {
 }
 #endif
 
-// Replaces each run by its scan starting from `prefix` + offsets[row]: inclusive (each value
-// plus everything before it) or exclusive (everything before it).
+// The scan of a run of four starting from `start`: inclusive (each value plus everything before
+// it) or exclusive (everything before it).
 inline T4 scan_run(T4 v, T start, uint inclusive) {
   const T s1 = start + v.s0;
   const T s2 = s1 + v.s1;
@@ -258,6 +258,7 @@ inline T4 scan_run(T4 v, T start, uint inclusive) {
   return inclusive ? (T4)(s1, s2, s3, s3 + v.s3) : (T4)(start, s1, s2, s3);
 }
 
+// Replaces each run by its scan starting from `prefix` + offsets[row].
 inline void scan_runs(T4* runs, const T* offsets, T prefix, uint inclusive) {
 #pragma unroll
   for (uint row = 0; row < CHUNKS; ++row) {
