@@ -39,15 +39,11 @@ void SmokeTest::take_screenshot() {
   std::string error;
   if (!save_widget_png(gtk_window_get_child(window_), path_, &error)) {
     // A window that is being laid out again (an overlay's text just changed) snapshots to
-    // nothing: try again a little later before failing.
+    // nothing. A timer may keep landing between a change and its layout while frames arrive
+    // (the boids overlay changes with every frame), so retry right after the next paint, when
+    // the layout is done.
     if (++attempts_ < kAttempts) {
-      g_timeout_add(
-          100,
-          +[](gpointer data) -> gboolean {
-            static_cast<SmokeTest*>(data)->take_screenshot();
-            return G_SOURCE_REMOVE;
-          },
-          this);
+      retry_after_next_paint();
       return;
     }
     finish(false, error + " (" + std::to_string(attempts_) + " attempts)");
@@ -60,9 +56,36 @@ void SmokeTest::take_screenshot() {
   finish(ok, detail);
 }
 
+void SmokeTest::retry_after_next_paint() {
+  GdkFrameClock* clock = gtk_widget_get_frame_clock(GTK_WIDGET(window_));
+  if (clock == nullptr) {
+    g_timeout_add(
+        100,
+        +[](gpointer data) -> gboolean {
+          static_cast<SmokeTest*>(data)->take_screenshot();
+          return G_SOURCE_REMOVE;
+        },
+        this);
+    return;
+  }
+  paint_clock_ = clock;
+  after_paint_ = g_signal_connect_swapped(clock, "after-paint", G_CALLBACK(+[](SmokeTest* self) {
+                                            g_signal_handler_disconnect(self->paint_clock_,
+                                                                        self->after_paint_);
+                                            self->after_paint_ = 0;
+                                            self->take_screenshot();
+                                          }),
+                                          this);
+  gtk_widget_queue_draw(GTK_WIDGET(window_));
+}
+
 void SmokeTest::finish(bool ok, const std::string& detail) {
   if (!active()) return;
   done_ = true;
+  if (after_paint_ != 0) {  // a retry still waiting for a paint (the deadline came first)
+    g_signal_handler_disconnect(paint_clock_, after_paint_);
+    after_paint_ = 0;
+  }
   std::cout << "screenshot " << path_ << " after " << detail << (ok ? ": not blank" : ": FAILED")
             << std::endl;
   exit_status_ = ok ? 0 : 1;

@@ -37,6 +37,7 @@ class SmokeTest {
 
  private:
   void take_screenshot();
+  void retry_after_next_paint();
 
   static constexpr int kAttempts = 20;
 
@@ -46,6 +47,8 @@ class SmokeTest {
   bool scheduled_ = false;
   bool done_ = false;
   int attempts_ = 0;
+  GdkFrameClock* paint_clock_ = nullptr;  // where after_paint_ is connected, while it is
+  gulong after_paint_ = 0;
   int exit_status_ = 0;
   std::function<std::string()> detail_;
   Judge judge_;
