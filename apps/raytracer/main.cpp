@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
     if (render_app->parsed() && render.animation > 0 && clf::ProcessGroup::world().size() > 1) {
       // The other ranks would wait for this one for ever: end them all.
       const clf::ProcessGroup& group = clf::ProcessGroup::world();
-      std::cerr << "cl-raytracer (" << group.describe() << "): " << error.what() << std::endl;
+      // One write, so that the ranks' messages, which mpirun merges, never interleave mid-line.
+      std::cerr << "cl-raytracer (" + group.describe() + "): " + error.what() + "\n" << std::flush;
       group.abort(1);
     }
     std::cerr << "cl-raytracer: " << error.what() << "\n";

@@ -88,8 +88,9 @@ int run_build(const DbOptions& options, const std::filesystem::path& dir, std::o
     return 2;
   } catch (const std::exception& error) {
     if (!several(options.group)) throw;
-    // The other processes wait for this one in the next exchange: end them all.
-    err << "cl-mankalah: db build: " << options.group->describe() << ": " << error.what() << "\n"
+    // The other processes wait for this one in the next exchange: end them all. One write, so
+    // that the processes' messages, which mpirun merges, never interleave mid-line.
+    err << "cl-mankalah: db build: " + options.group->describe() + ": " + error.what() + "\n"
         << std::flush;
     options.group->abort(1);
   }
