@@ -15,6 +15,10 @@
 //     (tile prefix + segments before it) to local memory. One barrier.
 //  3. Each work-item scans its runs from its segment offsets and stores them.
 //
+// Two kernels run these steps: `lookback_scan`, one work-group per tile, and
+// `lookback_scan_pipelined` (at the end of the file), a few persistent work-groups a compute unit
+// that overlap a tile's look-back with the next tile's loads.
+//
 // Look-back: lane l < WINDOW of warp 0 reads the status of tile - 1 - l (coalesced), spinning
 // until it is published; a ballot finds the nearest inclusive prefix, a warp sum adds the window
 // up to it, and the window moves WINDOW tiles further back when there is none.
