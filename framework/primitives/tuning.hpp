@@ -59,8 +59,8 @@ struct ScanConfig {
   // From lookback_large_from on: one work-group per tile (0), or this many pipelined persistent
   // work-groups per compute unit (lookback.cl's lookback_scan_pipelined).
   std::size_t lookback_groups_per_cu = 0;
-  // Extra build options of the look-back kernel (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
-  // -DDELAY_MIN_TILES=n, -DWINDOW=tiles).
+  // Extra build options of the look-back kernels (experiments: -DFIRST_DELAY=ns, -DBACKOFF=ns,
+  // -DDELAY_MIN_TILES=n, -DWINDOW=tiles, -DPIPELINED_WINDOW=tiles).
   std::string lookback_options;
   // Throw Error naming the rule a shape breaks, or a work-group larger than `device` allows:
   // the reduce-then-scan tile, the look-back tiles, all.
