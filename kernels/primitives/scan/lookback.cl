@@ -119,9 +119,10 @@ inline ulong pack_status(ulong flag, T value, uint epoch) {
   return ((ulong)epoch << 34) | (flag << 32) | (ulong)as_uint(value);
 }
 
-// Warp 0: the sum of every tile before `tile` (> 0), from the published statuses.
 inline void sleep_ns(uint ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
 
+// Warp 0: the sum of every tile before `tile` (> 0), from the published statuses, reading
+// `window` of them a step; sleeps first_delay ns before the first read where `delays` says so.
 inline T look_back(volatile global ulong* status, uint tile, uint lane, uint epoch, bool delays,
                    uint first_delay, uint window) {
   if (delays && first_delay > 0) sleep_ns(first_delay);
@@ -186,8 +187,9 @@ inline T publish_aggregate(const local T* segments, volatile global ulong* statu
     before[round] = aggregate + warp_exclusive_from_inclusive(running, lane);
     aggregate += warp_broadcast(running, WARP - 1);
   }
-  if (lane == 0)
+  if (lane == 0) {
     status[tile] = pack_status(tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate, epoch);
+  }
   return aggregate;
 }
 
