@@ -103,6 +103,31 @@ inline uint look_back(__global uint* status, uint tile, uint d) {
   }
 }
 
+// Publishes a counted tile's digit counts (tile 0: its inclusive prefixes, which include the
+// digits' global starts).
+inline void publish_counts(__global uint* status, uint tile, const __global uint* digit_start,
+                           TileMemory m) {
+  for (uint d = get_local_id(0); d < DIGITS; d += RADIX_WG) {
+    const uint count = m.run_end[d] - m.run_start[d];
+    atomic_xchg(status + tile * DIGITS + d,
+                tile == 0 ? FLAG_PREFIX | (digit_start[d] + count) : FLAG_AGGREGATE | count);
+  }
+}
+
+// Looks back for the tile's digits, publishes its inclusive prefixes and sets run_base.
+inline void resolve_runs(__global uint* status, uint tile, const __global uint* digit_start,
+                         TileMemory m) {
+  for (uint d = get_local_id(0); d < DIGITS; d += RADIX_WG) {
+    uint exclusive = digit_start[d];
+    if (tile != 0) {
+      exclusive = look_back(status, tile, d);
+      atomic_xchg(status + tile * DIGITS + d,
+                  FLAG_PREFIX | (exclusive + m.run_end[d] - m.run_start[d]));
+    }
+    m.run_base[d] = exclusive - m.run_start[d];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass,
     __global uint* tickets, const __global uint* digit_offsets, __global uint* status,
@@ -128,21 +153,9 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   count_tile_early(key, shift, valid, m);
   // The tile's digit counts are known before ranking: publish them now, so that later tiles'
   // look-backs find them sooner; the look-back itself comes after the ranking.
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
-    const uint count = m.run_end[d] - m.run_start[d];
-    atomic_xchg(status + tile * DIGITS + d,
-                tile == 0 ? FLAG_PREFIX | (digit_start[d] + count) : FLAG_AGGREGATE | count);
-  }
+  publish_counts(status, tile, digit_start, m);
   RANK_STORE_EARLY;
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
-    uint exclusive = digit_start[d];
-    if (tile != 0) {
-      exclusive = look_back(status, tile, d);
-      atomic_xchg(status + tile * DIGITS + d,
-                  FLAG_PREFIX | (exclusive + m.run_end[d] - m.run_start[d]));
-    }
-    m.run_base[d] = exclusive - m.run_start[d];
-  }
+  resolve_runs(status, tile, digit_start, m);
 #else  // ranking and look-back one after the other
 #if RANK_MATCH
   TILE_REGISTERS;
@@ -152,17 +165,8 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
 #endif
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) {
-    const uint count = m.run_end[d] - m.run_start[d];
-    uint exclusive = digit_start[d];
-    __global uint* mine = status + tile * DIGITS + d;
-    atomic_xchg(mine, (tile == 0 ? FLAG_PREFIX | (exclusive + count) : FLAG_AGGREGATE | count));
-    if (tile != 0) {
-      exclusive = look_back(status, tile, d);
-      atomic_xchg(mine, FLAG_PREFIX | (exclusive + count));
-    }
-    m.run_base[d] = exclusive - m.run_start[d];
-  }
+  publish_counts(status, tile, digit_start, m);
+  resolve_runs(status, tile, digit_start, m);
 #endif  // RANK_MATCH && RANK_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);
   SCATTER_TILE;
