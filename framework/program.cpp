@@ -163,10 +163,84 @@ std::string excerpt_reported_lines(const std::string& flattened_source, const st
   return out.str();
 }
 
+FrameworkBuildOptions split_build_options(const std::string& options) {
+  static const std::string kMaxRegisters = "-clf-nv-maxnreg=";
+  FrameworkBuildOptions split;
+  // Options without the framework's own go to the driver untouched (quoted spaces included).
+  if (options.find("-clf-") == std::string::npos) {
+    split.driver_options = options;
+    return split;
+  }
+  std::istringstream words(options);
+  std::string word;
+  while (words >> word) {
+    if (word.rfind(kMaxRegisters, 0) == 0) {
+      const std::string value = word.substr(kMaxRegisters.size());
+      char* end = nullptr;
+      const unsigned long registers = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || registers < 16 || registers > 255) {
+        throw Error("build option '" + word + "': the register cap must be 16 to 255");
+      }
+      split.nv_max_registers = static_cast<unsigned>(registers);
+      continue;
+    }
+    split.driver_options += (split.driver_options.empty() ? "" : " ") + word;
+  }
+  return split;
+}
+
+std::string with_register_cap(const std::string& ptx, unsigned registers) {
+  std::string capped;
+  std::size_t from = 0;
+  for (std::size_t entry = ptx.find(".entry "); entry != std::string::npos;
+       entry = ptx.find(".entry ", entry + 1)) {
+    const std::size_t body = ptx.find('{', entry);
+    if (body == std::string::npos) break;
+    capped += ptx.substr(from, body - from) + ".maxnreg " + std::to_string(registers) + "\n";
+    from = body;
+    entry = body;
+  }
+  return capped + ptx.substr(from);
+}
+
+namespace {
+
+// The program built again from its own PTX with every kernel capped at `registers`.
+cl::Program rebuild_with_register_cap(const cl::Context& context, const DeviceInfo& device,
+                                      const cl::Program& built, const Source& source,
+                                      const std::string& options, unsigned registers) {
+  std::vector<std::vector<unsigned char>> binaries;
+  check(built.getInfo(CL_PROGRAM_BINARIES, &binaries), "clGetProgramInfo(CL_PROGRAM_BINARIES)",
+        {"", device.name, "program '" + source.name + "'"});
+  std::string ptx(binaries.at(0).begin(), binaries.at(0).end());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  const std::string capped = with_register_cap(ptx, registers);
+  cl_int status = CL_SUCCESS;
+  std::vector<cl_int> binary_status;
+  cl::Program program(
+      context, {device.device},
+      cl::Program::Binaries{std::vector<unsigned char>(capped.begin(), capped.end())},
+      &binary_status, &status);
+  check(status, "clCreateProgramWithBinary", {"", device.name, "program '" + source.name + "'"});
+  const cl_int rebuilt = program.build({device.device}, options.c_str());
+  if (rebuilt != CL_SUCCESS) {
+    const std::string log = build_log(program, device.device);
+    throw BuildError("failed to build '" + source.name + "' for " + describe(device) +
+                         " again with " + std::to_string(registers) + " registers a kernel (" +
+                         error_name(rebuilt) + ")\nbuild log:\n" + log,
+                     options, log);
+  }
+  return program;
+}
+
+}  // namespace
+
 std::shared_ptr<const Program> build_program(const cl::Context& context, const DeviceInfo& device,
                                              const Source& source, const std::string& options,
                                              const DiskCacheSettings& disk_cache,
                                              ProgramCacheStats& stats) {
+  const FrameworkBuildOptions split = split_build_options(options);
+  const std::string& driver_options = split.driver_options;
   const std::string key = device.platform_name + "\n" + device.platform_version + "\n" +
                           device.name + "\n" + device.driver_version + "\n" + options + "\n" +
                           source.text;
@@ -181,7 +255,8 @@ std::shared_ptr<const Program> build_program(const cl::Context& context, const D
                           cl::Program::Binaries{std::vector<unsigned char>(entry->binary.begin(),
                                                                            entry->binary.end())},
                           &binary_status, &status);
-      if (status == CL_SUCCESS && program.build({device.device}, options.c_str()) == CL_SUCCESS) {
+      if (status == CL_SUCCESS &&
+          program.build({device.device}, driver_options.c_str()) == CL_SUCCESS) {
         ++stats.disk_hits;
         if (disk_cache.trace)
           std::cerr << "clf cache: hit  " << source.name << " " << cache_file.string() << "\n";
@@ -196,7 +271,7 @@ std::shared_ptr<const Program> build_program(const cl::Context& context, const D
   cl_int status = CL_SUCCESS;
   cl::Program program(context, source.text, false, &status);
   check(status, "clCreateProgramWithSource", {"", device.name, "program '" + source.name + "'"});
-  const cl_int built = program.build({device.device}, options.c_str());
+  const cl_int built = program.build({device.device}, driver_options.c_str());
   if (built != CL_SUCCESS) {
     const std::string log = build_log(program, device.device);
     std::string message = "failed to build '" + source.name + "' for " + describe(device) + " (" +
@@ -206,6 +281,10 @@ std::shared_ptr<const Program> build_program(const cl::Context& context, const D
     throw BuildError(message, options, log);
   }
   ++stats.builds;
+  if (split.nv_max_registers != 0 && device.platform_name.find("NVIDIA") != std::string::npos) {
+    program = rebuild_with_register_cap(context, device, program, source, driver_options,
+                                        split.nv_max_registers);
+  }
 
   std::vector<KernelInfo> kernels = query_kernels(program, source.name, device.name);
   if (disk_cache.enabled) {

@@ -72,6 +72,19 @@ struct DiskCacheSettings {
   static DiskCacheSettings from_environment();
 };
 
+// Build options the framework handles itself, taken out before the driver sees the rest:
+//   -clf-nv-maxnreg=N  on NVIDIA platforms each kernel's PTX gets `.maxnreg N` and the program is
+//                      built again from it: a register cap (the driver accepts
+//                      -cl-nv-maxrregcount=N but ignores it); other platforms ignore the option.
+struct FrameworkBuildOptions {
+  std::string driver_options;
+  unsigned nv_max_registers = 0;  // 0: no cap
+};
+// Throws Error naming the option when its value is not a count of registers (16 to 255).
+FrameworkBuildOptions split_build_options(const std::string& options);
+// `ptx` with `.maxnreg registers` in front of every kernel entry's body.
+std::string with_register_cap(const std::string& ptx, unsigned registers);
+
 // Builds `source` for one device: from the disk cache when possible, else from source (and
 // stores the binary). Throws BuildError with the log and source excerpts when it fails.
 std::shared_ptr<const Program> build_program(const cl::Context& context, const DeviceInfo& device,

@@ -108,7 +108,7 @@ struct SortConfig {
   // One program per key kind (the kind a compile-time constant) or one shared by the three
   // (PoCL compiles slowly).
   bool program_per_key_kind = true;
-  // Extra build options of the radix kernels (experiments, e.g. -cl-nv-maxrregcount=N).
+  // Extra build options of the radix kernels (experiments, e.g. -clf-nv-maxnreg=N).
   std::string build_options;
   // Throws Error naming the rule broken.
   void check() const;

@@ -12,7 +12,8 @@
 //
 //   sort-probe --wginfo 'label|build options|file' ...
 // builds `file` (an embedded kernel file, or "mini": small kernels with and without inline PTX,
-// barriers and reqd_work_group_size, WG work-items) with the options plus -cl-nv-verbose, and
+// barriers and reqd_work_group_size, WG work-items) with the options plus -cl-nv-verbose (and
+// -clf-nv-maxnreg=N applied as the framework does, so ptxas reports the capped build), and
 // prints for every kernel CL_KERNEL_WORK_GROUP_SIZE, local and private memory, the ptxas lines
 // of the build log and the PTX's .maxntid/.reqntid/.maxnreg lines; "mini" kernels are also
 // launched with WG work-items (and their output checked) to see whether the driver takes more

@@ -59,37 +59,11 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
   return status;
 }
 
-// With RAW_PTX set (e.g. ".maxnreg 48" or ".minnctapersm 5"), the program again from its own
-// PTX (an NVIDIA program's binary) with that directive added to the pass kernel's entry: a
-// register cap the driver's -cl-nv-maxrregcount does not give. Prints ptxas's report.
-cl::Program with_ptx_directive(const cl::Context& context, const cl::Device& device,
-                               const cl::Program& program, const std::string& directive) {
-  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-  std::string ptx(binaries.at(0).begin(), binaries.at(0).end());
-  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  const std::size_t entry = ptx.find(".entry radix_onesweep(");
-  const std::size_t close = entry == std::string::npos ? entry : ptx.find("\n)", entry);
-  if (close == std::string::npos) throw clf::Error("RAW_PTX: no radix_onesweep entry in the PTX");
-  ptx.insert(close + 2, "\n" + directive);
-  cl::Program::Binaries edited{std::vector<unsigned char>(ptx.begin(), ptx.end())};
-  cl::Program rebuilt(context, {device}, edited);
-  const cl_int built = rebuilt.build({device}, "-cl-nv-verbose");
-  const std::string log = rebuilt.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
-  std::printf("RAW_PTX '%s': build %d\n", directive.c_str(), built);
-  for (std::size_t at = log.find("radix_onesweep'"); at != std::string::npos;
-       at = log.find("radix_onesweep'", at + 1)) {
-    std::printf("  %s\n", log.substr(at, log.find("bytes smem", at) + 10 - at).c_str());
-  }
-  if (built != CL_SUCCESS) throw clf::Error("RAW_PTX: the edited PTX does not build");
-  return rebuilt;
-}
-
 }  // namespace
 
 // The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
 // clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
-// reports), for tile shapes the Sorter cannot launch; RAW_RANK sets the ranking mode, RAW_PTX a
-// directive for the pass kernel's PTX (see with_ptx_directive).
+// reports), for tile shapes the Sorter cannot launch; RAW_RANK sets the ranking mode.
 //   sort-probe --raw N RUNS 'WGxITEMS' ...
 int raw(clf::Runtime& rt, int argc, char** argv) {
   const std::size_t n = std::strtoull(argv[2], nullptr, 10);
@@ -121,9 +95,6 @@ int raw(clf::Runtime& rt, int argc, char** argv) {
       std::printf("%-10s build failed: %s\n", argv[a],
                   program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device).substr(0, 600).c_str());
       continue;
-    }
-    if (const char* directive = std::getenv("RAW_PTX")) {
-      program = with_ptx_directive(context, device, program, directive);
     }
     const std::size_t tile = wg * items;
     const std::size_t tiles = (n + tile - 1) / tile;

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "apps/cl-bench/tools/sort_probe_common.hpp"
+#include "framework/program.hpp"
 
 namespace sort_probe {
 
@@ -126,8 +127,19 @@ int wginfo(clf::Runtime& rt, int argc, char** argv) {
     const std::string text = mini ? std::string(kMini) : clf::kernel_source(parts[2]).text;
     cl::Program program(rt.context(), text);
     const bool nvidia = device.getInfo<CL_DEVICE_VENDOR>().find("NVIDIA") != std::string::npos;
-    const std::string options = parts[1] + (nvidia ? " -cl-nv-verbose" : "");
-    const cl_int built = program.build({device}, options.c_str());
+    // The framework's own options (-clf-nv-maxnreg) as build_program applies them.
+    const clf::FrameworkBuildOptions split_options = clf::split_build_options(parts[1]);
+    const std::string options = split_options.driver_options + (nvidia ? " -cl-nv-verbose" : "");
+    cl_int built = program.build({device}, options.c_str());
+    if (built == CL_SUCCESS && nvidia && split_options.nv_max_registers != 0) {
+      const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+      std::string ptx(binaries.at(0).begin(), binaries.at(0).end());
+      while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+      const std::string capped = clf::with_register_cap(ptx, split_options.nv_max_registers);
+      program = cl::Program(rt.context(), {device},
+                            {std::vector<unsigned char>(capped.begin(), capped.end())});
+      built = program.build({device}, options.c_str());
+    }
     const std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
     std::printf("== %s (%s): build %d\n", parts[0].c_str(), parts[1].c_str(), built);
     for (const std::string& line : split(log, '\n')) {
