@@ -203,25 +203,30 @@ std::string with_register_cap(const std::string& ptx, unsigned registers) {
   return capped + ptx.substr(from);
 }
 
+std::string program_binary_text(const cl::Program& program, const ErrorContext& context) {
+  std::vector<std::vector<unsigned char>> binaries;
+  check(program.getInfo(CL_PROGRAM_BINARIES, &binaries), "clGetProgramInfo(CL_PROGRAM_BINARIES)",
+        context);
+  std::string text(binaries.at(0).begin(), binaries.at(0).end());
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
 namespace {
 
 // The program built again from its own PTX with every kernel capped at `registers`.
 cl::Program rebuild_with_register_cap(const cl::Context& context, const DeviceInfo& device,
                                       const cl::Program& built, const Source& source,
                                       const std::string& options, unsigned registers) {
-  std::vector<std::vector<unsigned char>> binaries;
-  check(built.getInfo(CL_PROGRAM_BINARIES, &binaries), "clGetProgramInfo(CL_PROGRAM_BINARIES)",
-        {"", device.name, "program '" + source.name + "'"});
-  std::string ptx(binaries.at(0).begin(), binaries.at(0).end());
-  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  const std::string capped = with_register_cap(ptx, registers);
+  const ErrorContext where{"", device.name, "program '" + source.name + "'"};
+  const std::string capped = with_register_cap(program_binary_text(built, where), registers);
   cl_int status = CL_SUCCESS;
   std::vector<cl_int> binary_status;
   cl::Program program(
       context, {device.device},
       cl::Program::Binaries{std::vector<unsigned char>(capped.begin(), capped.end())},
       &binary_status, &status);
-  check(status, "clCreateProgramWithBinary", {"", device.name, "program '" + source.name + "'"});
+  check(status, "clCreateProgramWithBinary", where);
   const cl_int rebuilt = program.build({device.device}, options.c_str());
   if (rebuilt != CL_SUCCESS) {
     const std::string log = build_log(program, device.device);

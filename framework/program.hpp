@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "framework/device.hpp"
+#include "framework/error.hpp"
 #include "framework/opencl.hpp"
 #include "framework/sources.hpp"
 
@@ -84,6 +85,8 @@ struct FrameworkBuildOptions {
 FrameworkBuildOptions split_build_options(const std::string& options);
 // `ptx` with `.maxnreg registers` in front of every kernel entry's body.
 std::string with_register_cap(const std::string& ptx, unsigned registers);
+// A built program's binary as text (an NVIDIA program's binary is its PTX).
+std::string program_binary_text(const cl::Program& program, const ErrorContext& context = {});
 
 // Builds `source` for one device: from the disk cache when possible, else from source (and
 // stores the binary). Throws BuildError with the log and source excerpts when it fails.

@@ -132,10 +132,8 @@ int wginfo(clf::Runtime& rt, int argc, char** argv) {
     const std::string options = split_options.driver_options + (nvidia ? " -cl-nv-verbose" : "");
     cl_int built = program.build({device}, options.c_str());
     if (built == CL_SUCCESS && nvidia && split_options.nv_max_registers != 0) {
-      const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-      std::string ptx(binaries.at(0).begin(), binaries.at(0).end());
-      while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-      const std::string capped = clf::with_register_cap(ptx, split_options.nv_max_registers);
+      const std::string capped =
+          clf::with_register_cap(clf::program_binary_text(program), split_options.nv_max_registers);
       program = cl::Program(rt.context(), {device},
                             {std::vector<unsigned char>(capped.begin(), capped.end())});
       built = program.build({device}, options.c_str());
