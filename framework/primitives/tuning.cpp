@@ -48,6 +48,8 @@ Tuning nvidia_gpu_tuning() {
   tuning.scan.lookback_large_from = std::size_t{1} << 21;
   tuning.scan.lookback_groups_per_cu = 4;
   tuning.sort.ranking = SortRanking::warp_match;
+  // Key-value tiles of 256 x 22: 4-5 % faster than 256 x 20 at 2^24 and 2^28 on the H200.
+  tuning.sort.items_with_values = {22, 22, 22};
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
   tuning.matmul.tensor_cores = true;
   return tuning;
@@ -58,6 +60,7 @@ Tuning nvidia_gpu_tuning() {
 Tuning other_gpu_tuning() {
   Tuning tuning = nvidia_gpu_tuning();
   tuning.sort.ranking = SortRanking::split;
+  tuning.sort.items_with_values = SortConfig{}.items_with_values;
   tuning.matmul.tensor_cores = false;
   return tuning;
 }
