@@ -5,10 +5,11 @@
 // VARs are the lab's sort knobs (apps/cl-bench/tuning_knobs.hpp: CLF_SORT_WG, CLF_SORT_ITEMS,
 // CLF_SORT_ITEMS_FLOAT, CLF_SORT_ITEMS_KV, CLF_SORT_EARLY, CLF_SORT_EARLY_KV, CLF_SORT_LOOKBACK,
 // CLF_SORT_RANK, CLF_SORT_OPTIONS, CLF_SORT_HIST_GROUPS_PER_CU), turned into the SortConfig of
-// each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32) and
-// NOVERIFY=1. uint32 results are checked against a CPU sort unless NOVERIFY=1; float32 and int32
-// results are not checked (cl-bench does). Each line: median span of RUNS sorts, then the median
-// time of each launch in order (init, histogram, scan, the four passes).
+// each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32),
+// VARIANT=name (a sort variant other than "default") and NOVERIFY=1. uint32 results are checked
+// against a CPU sort unless NOVERIFY=1; float32 and int32 results are not checked (cl-bench does).
+// Each line: median span of RUNS sorts, then the median time of each launch in order (init,
+// histogram, scan, the four passes).
 //
 //   sort-probe --wginfo 'label|build options|file' ...
 // builds `file` (an embedded kernel file, or "mini": small kernels with and without inline PTX,
@@ -118,7 +119,9 @@ static void sweep(clf::Runtime& rt, SweepInputs& inputs, int runs,
     const auto found = config.knobs.find(name);
     return found == config.knobs.end() ? std::string() : found->second;
   };
-  clf::primitives::Sorter sorter(rt, "default", bench::sort_config(rt.device(), lookup));
+  const std::string variant = lookup("VARIANT");
+  clf::primitives::Sorter sorter(rt, variant.empty() ? "default" : variant,
+                                 bench::sort_config(rt.device(), lookup));
   const std::size_t n = inputs.n;
   auto copy_inputs = [&] {
     clf::check(rt.queue().enqueueCopyBuffer(inputs.in_k.mem(),
