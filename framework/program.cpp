@@ -212,6 +212,21 @@ std::string program_binary_text(const cl::Program& program, const ErrorContext& 
   return text;
 }
 
+cl::Program program_with_register_cap(const cl::Context& context, const cl::Device& device,
+                                      const cl::Program& built, unsigned registers,
+                                      const ErrorContext& context_of_errors) {
+  const std::string capped =
+      with_register_cap(program_binary_text(built, context_of_errors), registers);
+  cl_int status = CL_SUCCESS;
+  std::vector<cl_int> binary_status;
+  cl::Program program(
+      context, {device},
+      cl::Program::Binaries{std::vector<unsigned char>(capped.begin(), capped.end())},
+      &binary_status, &status);
+  check(status, "clCreateProgramWithBinary", context_of_errors);
+  return program;
+}
+
 namespace {
 
 // The program built again from its own PTX with every kernel capped at `registers`.
@@ -219,14 +234,7 @@ cl::Program rebuild_with_register_cap(const cl::Context& context, const DeviceIn
                                       const cl::Program& built, const Source& source,
                                       const std::string& options, unsigned registers) {
   const ErrorContext where{"", device.name, "program '" + source.name + "'"};
-  const std::string capped = with_register_cap(program_binary_text(built, where), registers);
-  cl_int status = CL_SUCCESS;
-  std::vector<cl_int> binary_status;
-  cl::Program program(
-      context, {device.device},
-      cl::Program::Binaries{std::vector<unsigned char>(capped.begin(), capped.end())},
-      &binary_status, &status);
-  check(status, "clCreateProgramWithBinary", where);
+  cl::Program program = program_with_register_cap(context, device.device, built, registers, where);
   const cl_int rebuilt = program.build({device.device}, options.c_str());
   if (rebuilt != CL_SUCCESS) {
     const std::string log = build_log(program, device.device);

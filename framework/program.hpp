@@ -85,8 +85,14 @@ struct FrameworkBuildOptions {
 FrameworkBuildOptions split_build_options(const std::string& options);
 // `ptx` with `.maxnreg registers` in front of every kernel entry's body.
 std::string with_register_cap(const std::string& ptx, unsigned registers);
-// A built program's binary as text (an NVIDIA program's binary is its PTX).
+// A built program's binary as text, trailing NULs dropped (an NVIDIA program's binary is its
+// PTX).
 std::string program_binary_text(const cl::Program& program, const ErrorContext& context = {});
+// The program, not yet built, made from the PTX of `built` (an NVIDIA program) with every kernel
+// capped at `registers`.
+cl::Program program_with_register_cap(const cl::Context& context, const cl::Device& device,
+                                      const cl::Program& built, unsigned registers,
+                                      const ErrorContext& context_of_errors = {});
 
 // Builds `source` for one device: from the disk cache when possible, else from source (and
 // stores the binary). Throws BuildError with the log and source excerpts when it fails.

@@ -92,9 +92,8 @@ void launch_mini(clf::Runtime& rt, cl::Kernel& kernel, const std::string& name,
 
 // The PTX lines that say how a kernel is launched and compiled, and the PTX into PTX_DIR.
 void print_ptx(const cl::Program& program, const char* ptx_dir, const std::string& label) {
-  std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-  if (!binaries.empty()) {
-    const std::string ptx(binaries[0].begin(), binaries[0].end());
+  const std::string ptx = clf::program_binary_text(program);
+  if (!ptx.empty()) {
     for (const std::string& line : split(ptx, '\n')) {
       if (line.find(".entry") != std::string::npos || line.find(".maxntid") != std::string::npos ||
           line.find(".reqntid") != std::string::npos ||
@@ -132,10 +131,8 @@ int wginfo(clf::Runtime& rt, int argc, char** argv) {
     const std::string options = split_options.driver_options + (nvidia ? " -cl-nv-verbose" : "");
     cl_int built = program.build({device}, options.c_str());
     if (built == CL_SUCCESS && nvidia && split_options.nv_max_registers != 0) {
-      const std::string capped =
-          clf::with_register_cap(clf::program_binary_text(program), split_options.nv_max_registers);
-      program = cl::Program(rt.context(), {device},
-                            {std::vector<unsigned char>(capped.begin(), capped.end())});
+      program = clf::program_with_register_cap(rt.context(), device, program,
+                                               split_options.nv_max_registers);
       built = program.build({device}, options.c_str());
     }
     const std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
