@@ -42,4 +42,8 @@ inline uint ballot(uint predicate) {
   return result;
 }
 
+// Waits for every lane and orders their memory accesses before it before those after it
+// (bar.warp.sync, CUDA's __syncwarp).
+inline void warp_sync(void) { asm volatile("bar.warp.sync -1;" ::: "memory"); }
+
 #endif  // KERNELS_COMMON_NVIDIA_WARP_CL
