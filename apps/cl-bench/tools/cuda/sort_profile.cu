@@ -1,0 +1,195 @@
+// sort-profile: runs the Onesweep radix sort from the PTX that NVIDIA's OpenCL compiler made of
+// kernels/primitives/sort/radix.cl, through the CUDA driver API and in the order the Sorter runs
+// the kernels, so that Nsight Compute (which does not see OpenCL launches) can profile a pass of
+// the code the OpenCL driver runs. docs/sort.md ("Profiling a pass") has the commands.
+// Arguments: PTX file, items per work-item, with values (0/1), keys, runs, and a register cap
+// for the JIT (0: its own choice; the OpenCL driver's build of the keys-only pass uses 64, the
+// CUDA JIT left to itself 80). Prints the median time of each launch and checks the result
+// against std::sort.
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(CUresult result, const char* call) {
+  if (result != CUDA_SUCCESS) {
+    const char* text = nullptr;
+    cuGetErrorString(result, &text);
+    std::fprintf(stderr, "sort-profile: %s failed: %s\n", call, text ? text : "?");
+    std::exit(1);
+  }
+}
+#define CHECK(call) check((call), #call)
+
+constexpr unsigned kDigits = 256, kPasses = 4, kGroup = 256, kHistogramGroupsPerSm = 8;
+
+// The OpenCL compiler reads the launch's offsets and group count from environment registers,
+// which the OpenCL runtime sets and CUDA does not: %envreg0 (group offset) and %envreg3 (global
+// offset) become 0, %envreg6 (groups) becomes %nctaid.x.
+std::string cuda_ptx(std::string ptx) {
+  std::stringstream in(ptx), out;
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find("%envreg");
+    if (at != std::string::npos) {
+      const std::string reg = line.substr(at, line.find(';', at) - at);
+      if (reg == "%envreg0" || reg == "%envreg3") {
+        line.replace(at, reg.size(), "0");
+      } else if (reg == "%envreg6") {
+        line.replace(at, reg.size(), "%nctaid.x");
+        const size_t mov = line.find("mov.b32");
+        if (mov != std::string::npos) line.replace(mov, 7, "mov.u32");
+      } else {
+        std::fprintf(stderr, "sort-profile: unknown environment register %s\n", reg.c_str());
+        std::exit(2);
+      }
+    }
+    out << line << '\n';
+  }
+  return out.str();
+}
+
+struct Launch {
+  CUfunction function;
+  unsigned groups;
+  std::vector<void*> args;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: sort-profile PTX ITEMS WITH_VALUES [N] [RUNS] [MAX_REGISTERS]\n");
+    return 2;
+  }
+  std::ifstream file(argv[1]);
+  if (!file) {
+    std::fprintf(stderr, "sort-profile: cannot read %s\n", argv[1]);
+    return 2;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string ptx = cuda_ptx(text.str());
+  const unsigned items = std::strtoul(argv[2], nullptr, 0);
+  const bool with_values = std::atoi(argv[3]) != 0;
+  const unsigned n = argc > 4 ? std::strtoul(argv[4], nullptr, 0) : (1u << 24);
+  const int runs = argc > 5 ? std::atoi(argv[5]) : 3;
+  const unsigned max_registers = argc > 6 ? std::strtoul(argv[6], nullptr, 0) : 0;
+  if (items == 0 || n == 0 || runs < 1) {
+    std::fprintf(stderr, "sort-profile: ITEMS, N and RUNS must be positive (got %s, %u, %d)\n",
+                 argv[2], n, runs);
+    return 2;
+  }
+
+  CHECK(cuInit(0));
+  CUdevice device;
+  CHECK(cuDeviceGet(&device, 0));
+  CUcontext context;
+  CHECK(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK(cuCtxSetCurrent(context));
+  int sms = 0;
+  CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+  CUmodule module;
+  if (max_registers != 0) {
+    CUjit_option option = CU_JIT_MAX_REGISTERS;
+    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(max_registers));
+    CHECK(cuModuleLoadDataEx(&module, ptx.c_str(), 1, &option, &value));
+  } else {
+    CHECK(cuModuleLoadData(&module, ptx.c_str()));
+  }
+  CUfunction init, histogram, scan, pass_kernel;
+  CHECK(cuModuleGetFunction(&init, module, "radix_onesweep_init"));
+  CHECK(cuModuleGetFunction(&histogram, module, "radix_global_histogram"));
+  CHECK(cuModuleGetFunction(&scan, module, "radix_global_scan"));
+  CHECK(cuModuleGetFunction(&pass_kernel, module, "radix_onesweep"));
+
+  std::vector<unsigned> keys(n), values(n);
+  unsigned x = 2463534242u;
+  for (unsigned i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    keys[i] = x;
+    values[i] = i;
+  }
+  const unsigned tile = kGroup * items;
+  const unsigned tiles = (n + tile - 1) / tile;
+  const size_t bytes = size_t(n) * 4, status_bytes = size_t(tiles) * kDigits * 4;
+  CUdeviceptr d_keys[2], d_values[2], status[2], tickets, digit_counts;
+  for (int b = 0; b < 2; ++b) {
+    CHECK(cuMemAlloc(&d_keys[b], bytes));
+    CHECK(cuMemAlloc(&d_values[b], bytes));
+    CHECK(cuMemAlloc(&status[b], status_bytes));
+  }
+  CHECK(cuMemAlloc(&tickets, kPasses * 4));
+  CHECK(cuMemAlloc(&digit_counts, kPasses * kDigits * 4));
+
+  unsigned status_words = tiles * kDigits, key_kind = 0, count = n;
+  unsigned shift[kPasses], pass_index[kPasses];
+  std::vector<Launch> launches;
+  launches.push_back({init,
+                      (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
+                      {&status[0], &status_words, &tickets, &digit_counts}});
+  launches.push_back(
+      {histogram, kHistogramGroupsPerSm * sms, {&d_keys[0], &key_kind, &count, &digit_counts}});
+  launches.push_back({scan, 1, {&digit_counts}});
+  for (unsigned p = 0; p < kPasses; ++p) {
+    shift[p] = 8 * p;
+    pass_index[p] = p;
+    const int in = p % 2, out = 1 - in;
+    std::vector<void*> args = {&d_keys[in], &d_keys[out], &key_kind};
+    if (with_values) {
+      args.push_back(&d_values[in]);
+      args.push_back(&d_values[out]);
+    }
+    for (void* a : {(void*)&count, (void*)&shift[p], (void*)&pass_index[p], (void*)&tickets,
+                    (void*)&digit_counts, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
+      args.push_back(a);
+    }
+    launches.push_back({pass_kernel, tiles, args});
+  }
+
+  std::vector<std::vector<float>> ms(launches.size());
+  std::vector<CUevent> events(launches.size() + 1);
+  for (CUevent& e : events) CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+  for (int run = 0; run < runs; ++run) {
+    CHECK(cuMemcpyHtoD(d_keys[0], keys.data(), bytes));
+    CHECK(cuMemcpyHtoD(d_values[0], values.data(), bytes));
+    CHECK(cuMemsetD32(status[1], 0, status_words));  // the init kernel clears status[0]
+    CHECK(cuEventRecord(events[0], nullptr));
+    for (size_t l = 0; l < launches.size(); ++l) {
+      CHECK(cuLaunchKernel(launches[l].function, launches[l].groups, 1, 1, kGroup, 1, 1, 0, nullptr,
+                           launches[l].args.data(), nullptr));
+      CHECK(cuEventRecord(events[l + 1], nullptr));
+    }
+    CHECK(cuEventSynchronize(events.back()));
+    for (size_t l = 0; l < launches.size(); ++l) {
+      float t = 0;
+      CHECK(cuEventElapsedTime(&t, events[l], events[l + 1]));
+      ms[l].push_back(t);
+    }
+  }
+  std::vector<unsigned> sorted(n), sorted_values(n);
+  CHECK(cuMemcpyDtoH(sorted.data(), d_keys[0], bytes));
+  CHECK(cuMemcpyDtoH(sorted_values.data(), d_values[0], bytes));
+  std::vector<unsigned> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  bool ok = sorted == expected;
+  for (unsigned i = 0; ok && with_values && i < n; ++i) ok = keys[sorted_values[i]] == sorted[i];
+  double total = 0;
+  std::printf("sort-profile %s n=%u items=%u values=%d %s |", argv[1], n, items, with_values,
+              ok ? "ok" : "WRONG");
+  for (auto& l : ms) {
+    std::sort(l.begin(), l.end());
+    total += l[l.size() / 2];
+    std::printf(" %.3f", l[l.size() / 2]);
+  }
+  std::printf(" | %.3f ms, %.2f Gkeys/s\n", total, n / total / 1e6);
+  return ok ? 0 : 1;
+}
