@@ -19,7 +19,7 @@ for kind in 0 1 2; do
     # shellcheck disable=SC2086
     ptx -DWITH_VALUES=0 -DRADIX_ITEMS=28 $common "$sort" -o "$out/sort_k${kind}_m${rank}.ptx"
     # shellcheck disable=SC2086
-    ptx -DWITH_VALUES=1 -DRADIX_ITEMS=20 $common "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
+    ptx -DWITH_VALUES=1 -DRADIX_ITEMS=22 $common "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
   done
 done
 for type in int uint float; do
