@@ -34,7 +34,7 @@ constexpr unsigned kDigits = 256, kPasses = 4, kGroup = 256, kHistogramGroupsPer
 // The OpenCL compiler reads the launch's offsets and group count from environment registers,
 // which the OpenCL runtime sets and CUDA does not: %envreg0 (group offset) and %envreg3 (global
 // offset) become 0, %envreg6 (groups) becomes %nctaid.x.
-std::string cuda_ptx(std::string ptx) {
+std::string cuda_ptx(const std::string& ptx) {
   std::stringstream in(ptx), out;
   std::string line;
   while (std::getline(in, line)) {
