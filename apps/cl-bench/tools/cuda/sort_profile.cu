@@ -29,6 +29,8 @@ void check(CUresult result, const char* call) {
 }
 #define CHECK(call) check((call), #call)
 
+// The Sorter's shapes on NVIDIA GPUs (framework/primitives/tuning.hpp: SortConfig::work_group
+// and histogram_groups_per_cu).
 constexpr unsigned kDigits = 256, kPasses = 4, kGroup = 256, kHistogramGroupsPerSm = 8;
 
 // The OpenCL compiler reads the launch's offsets and group count from environment registers,
@@ -63,6 +65,114 @@ struct Launch {
   std::vector<void*> args;
 };
 
+// The PTX loaded into the current context, every kernel capped at `max_registers` (0: no cap).
+CUmodule load_module(const std::string& ptx, unsigned max_registers) {
+  CUmodule module;
+  if (max_registers != 0) {
+    CUjit_option option = CU_JIT_MAX_REGISTERS;
+    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(max_registers));
+    CHECK(cuModuleLoadDataEx(&module, ptx.c_str(), 1, &option, &value));
+  } else {
+    CHECK(cuModuleLoadData(&module, ptx.c_str()));
+  }
+  return module;
+}
+
+CUfunction kernel(CUmodule module, const char* name) {
+  CUfunction function;
+  CHECK(cuModuleGetFunction(&function, module, name));
+  return function;
+}
+
+// Device buffers of one sort and the kernel arguments that point into them (the launches keep
+// pointers to these members, so a SortLaunches is neither copied nor moved).
+struct SortLaunches {
+  CUdeviceptr keys[2], values[2], status[2], tickets, digit_counts;
+  unsigned status_words, key_kind = 0, count, shift[kPasses], pass_index[kPasses];
+  std::vector<Launch> launches;
+
+  SortLaunches(CUmodule module, unsigned n, unsigned items, bool with_values, int sms) : count(n) {
+    const unsigned tile = kGroup * items;
+    const unsigned tiles = (n + tile - 1) / tile;
+    status_words = tiles * kDigits;
+    for (int b = 0; b < 2; ++b) {
+      CHECK(cuMemAlloc(&keys[b], size_t(n) * 4));
+      CHECK(cuMemAlloc(&values[b], size_t(n) * 4));
+      CHECK(cuMemAlloc(&status[b], size_t(status_words) * 4));
+    }
+    CHECK(cuMemAlloc(&tickets, kPasses * 4));
+    CHECK(cuMemAlloc(&digit_counts, kPasses * kDigits * 4));
+    launches.push_back({kernel(module, "radix_onesweep_init"),
+                        (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
+                        {&status[0], &status_words, &tickets, &digit_counts}});
+    launches.push_back({kernel(module, "radix_global_histogram"),
+                        kHistogramGroupsPerSm * unsigned(sms),
+                        {&keys[0], &key_kind, &count, &digit_counts}});
+    launches.push_back({kernel(module, "radix_global_scan"), 1, {&digit_counts}});
+    const CUfunction pass_kernel = kernel(module, "radix_onesweep");
+    for (unsigned p = 0; p < kPasses; ++p) {
+      shift[p] = 8 * p;
+      pass_index[p] = p;
+      const int in = p % 2, out = 1 - in;
+      std::vector<void*> args = {&keys[in], &keys[out], &key_kind};
+      if (with_values) {
+        args.push_back(&values[in]);
+        args.push_back(&values[out]);
+      }
+      for (void* a : {(void*)&count, (void*)&shift[p], (void*)&pass_index[p], (void*)&tickets,
+                      (void*)&digit_counts, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
+        args.push_back(a);
+      }
+      launches.push_back({pass_kernel, tiles, args});
+    }
+  }
+  SortLaunches(const SortLaunches&) = delete;
+  SortLaunches& operator=(const SortLaunches&) = delete;
+};
+
+// Sorts `keys` (with `values`) `runs` times; returns each launch's times in ms.
+std::vector<std::vector<float>> time_sorts(SortLaunches& sort, const std::vector<unsigned>& keys,
+                                           const std::vector<unsigned>& values, int runs) {
+  const size_t bytes = keys.size() * 4;
+  std::vector<std::vector<float>> ms(sort.launches.size());
+  std::vector<CUevent> events(sort.launches.size() + 1);
+  for (CUevent& e : events) CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+  for (int run = 0; run < runs; ++run) {
+    CHECK(cuMemcpyHtoD(sort.keys[0], keys.data(), bytes));
+    CHECK(cuMemcpyHtoD(sort.values[0], values.data(), bytes));
+    CHECK(cuMemsetD32(sort.status[1], 0, sort.status_words));  // init clears status[0]
+    CHECK(cuEventRecord(events[0], nullptr));
+    for (size_t l = 0; l < sort.launches.size(); ++l) {
+      const Launch& launch = sort.launches[l];
+      CHECK(cuLaunchKernel(launch.function, launch.groups, 1, 1, kGroup, 1, 1, 0, nullptr,
+                           const_cast<void**>(launch.args.data()), nullptr));
+      CHECK(cuEventRecord(events[l + 1], nullptr));
+    }
+    CHECK(cuEventSynchronize(events.back()));
+    for (size_t l = 0; l < sort.launches.size(); ++l) {
+      float t = 0;
+      CHECK(cuEventElapsedTime(&t, events[l], events[l + 1]));
+      ms[l].push_back(t);
+    }
+  }
+  for (CUevent e : events) CHECK(cuEventDestroy(e));
+  return ms;
+}
+
+// Whether the sort's output is `keys` sorted (with values: each key's value is its index).
+bool sorted_correctly(const SortLaunches& sort, const std::vector<unsigned>& keys,
+                      bool with_values) {
+  const size_t n = keys.size();
+  std::vector<unsigned> sorted(n), sorted_values(n);
+  CHECK(cuMemcpyDtoH(sorted.data(), sort.keys[0], n * 4));
+  CHECK(cuMemcpyDtoH(sorted_values.data(), sort.values[0], n * 4));
+  std::vector<unsigned> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  bool ok = sorted == expected;
+  for (size_t i = 0; ok && with_values && i < n; ++i) ok = keys[sorted_values[i]] == sorted[i];
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -77,7 +187,6 @@ int main(int argc, char** argv) {
   }
   std::stringstream text;
   text << file.rdbuf();
-  const std::string ptx = cuda_ptx(text.str());
   const unsigned items = std::strtoul(argv[2], nullptr, 0);
   const bool with_values = std::atoi(argv[3]) != 0;
   const unsigned n = argc > 4 ? std::strtoul(argv[4], nullptr, 0) : (1u << 24);
@@ -97,19 +206,7 @@ int main(int argc, char** argv) {
   CHECK(cuCtxSetCurrent(context));
   int sms = 0;
   CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
-  CUmodule module;
-  if (max_registers != 0) {
-    CUjit_option option = CU_JIT_MAX_REGISTERS;
-    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(max_registers));
-    CHECK(cuModuleLoadDataEx(&module, ptx.c_str(), 1, &option, &value));
-  } else {
-    CHECK(cuModuleLoadData(&module, ptx.c_str()));
-  }
-  CUfunction init, histogram, scan, pass_kernel;
-  CHECK(cuModuleGetFunction(&init, module, "radix_onesweep_init"));
-  CHECK(cuModuleGetFunction(&histogram, module, "radix_global_histogram"));
-  CHECK(cuModuleGetFunction(&scan, module, "radix_global_scan"));
-  CHECK(cuModuleGetFunction(&pass_kernel, module, "radix_onesweep"));
+  const CUmodule module = load_module(cuda_ptx(text.str()), max_registers);
 
   std::vector<unsigned> keys(n), values(n);
   unsigned x = 2463534242u;
@@ -118,70 +215,10 @@ int main(int argc, char** argv) {
     keys[i] = x;
     values[i] = i;
   }
-  const unsigned tile = kGroup * items;
-  const unsigned tiles = (n + tile - 1) / tile;
-  const size_t bytes = size_t(n) * 4, status_bytes = size_t(tiles) * kDigits * 4;
-  CUdeviceptr d_keys[2], d_values[2], status[2], tickets, digit_counts;
-  for (int b = 0; b < 2; ++b) {
-    CHECK(cuMemAlloc(&d_keys[b], bytes));
-    CHECK(cuMemAlloc(&d_values[b], bytes));
-    CHECK(cuMemAlloc(&status[b], status_bytes));
-  }
-  CHECK(cuMemAlloc(&tickets, kPasses * 4));
-  CHECK(cuMemAlloc(&digit_counts, kPasses * kDigits * 4));
+  SortLaunches sort(module, n, items, with_values, sms);
+  std::vector<std::vector<float>> ms = time_sorts(sort, keys, values, runs);
+  const bool ok = sorted_correctly(sort, keys, with_values);
 
-  unsigned status_words = tiles * kDigits, key_kind = 0, count = n;
-  unsigned shift[kPasses], pass_index[kPasses];
-  std::vector<Launch> launches;
-  launches.push_back({init,
-                      (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
-                      {&status[0], &status_words, &tickets, &digit_counts}});
-  launches.push_back(
-      {histogram, kHistogramGroupsPerSm * sms, {&d_keys[0], &key_kind, &count, &digit_counts}});
-  launches.push_back({scan, 1, {&digit_counts}});
-  for (unsigned p = 0; p < kPasses; ++p) {
-    shift[p] = 8 * p;
-    pass_index[p] = p;
-    const int in = p % 2, out = 1 - in;
-    std::vector<void*> args = {&d_keys[in], &d_keys[out], &key_kind};
-    if (with_values) {
-      args.push_back(&d_values[in]);
-      args.push_back(&d_values[out]);
-    }
-    for (void* a : {(void*)&count, (void*)&shift[p], (void*)&pass_index[p], (void*)&tickets,
-                    (void*)&digit_counts, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
-      args.push_back(a);
-    }
-    launches.push_back({pass_kernel, tiles, args});
-  }
-
-  std::vector<std::vector<float>> ms(launches.size());
-  std::vector<CUevent> events(launches.size() + 1);
-  for (CUevent& e : events) CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
-  for (int run = 0; run < runs; ++run) {
-    CHECK(cuMemcpyHtoD(d_keys[0], keys.data(), bytes));
-    CHECK(cuMemcpyHtoD(d_values[0], values.data(), bytes));
-    CHECK(cuMemsetD32(status[1], 0, status_words));  // the init kernel clears status[0]
-    CHECK(cuEventRecord(events[0], nullptr));
-    for (size_t l = 0; l < launches.size(); ++l) {
-      CHECK(cuLaunchKernel(launches[l].function, launches[l].groups, 1, 1, kGroup, 1, 1, 0, nullptr,
-                           launches[l].args.data(), nullptr));
-      CHECK(cuEventRecord(events[l + 1], nullptr));
-    }
-    CHECK(cuEventSynchronize(events.back()));
-    for (size_t l = 0; l < launches.size(); ++l) {
-      float t = 0;
-      CHECK(cuEventElapsedTime(&t, events[l], events[l + 1]));
-      ms[l].push_back(t);
-    }
-  }
-  std::vector<unsigned> sorted(n), sorted_values(n);
-  CHECK(cuMemcpyDtoH(sorted.data(), d_keys[0], bytes));
-  CHECK(cuMemcpyDtoH(sorted_values.data(), d_values[0], bytes));
-  std::vector<unsigned> expected = keys;
-  std::sort(expected.begin(), expected.end());
-  bool ok = sorted == expected;
-  for (unsigned i = 0; ok && with_values && i < n; ++i) ok = keys[sorted_values[i]] == sorted[i];
   double total = 0;
   std::printf("sort-profile %s n=%u items=%u values=%d %s |", argv[1], n, items, with_values,
               ok ? "ok" : "WRONG");
