@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "framework/clf.hpp"
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/sort.hpp"
+#include "framework/primitives/sort_reference.hpp"
 #include "framework/primitives/tuning.hpp"
 #include "test_support.hpp"
 
@@ -86,6 +89,8 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(gpu_sort.work_group, 256U);
   EXPECT_EQ(gpu_sort.items[0], 28U);
   EXPECT_EQ(gpu_sort.items_with_values[0], 22U);
+  EXPECT_EQ(gpu_sort.late_values, (std::array<bool, 3>{false, true, true}));
+  EXPECT_EQ(clf::primitives::tuning_for(amd).sort.late_values, (std::array<bool, 3>{}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.items_with_values[0], 20U);
   EXPECT_TRUE(gpu_sort.unroll);
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.ranking, SortRanking::split);
@@ -117,6 +122,12 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   sort = SortConfig{};
   sort.items_with_values[1] = 4;
   clf_test::expect_error([&] { sort.check(); }, "at least 8 items");
+  sort = SortConfig{};
+  sort.program_per_key_kind = false;
+  sort.late_values = {false, true, true};
+  clf_test::expect_error([&] { sort.check(); }, "same for the three key kinds");
+  sort.program_per_key_kind = true;
+  sort.check();
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
   clf_test::expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
@@ -136,6 +147,52 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   scan.check(gpu);
   clf_test::expect_error([] { TileShape::parse("128by32"); }, "WORKGROUPxITEMS");
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
+}
+
+// Key-value sorts of one key kind with the values loaded after the keys have gone out, against
+// the reference stable sort (keys bit for bit, values in their stable order).
+template <typename K>
+void expect_late_values_sort(clf::primitives::Sorter& sorter, std::size_t n, unsigned seed,
+                             cl_uint key_mask) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  const std::vector<cl_uint> bits = random_keys(n, seed);
+  std::vector<K> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const cl_uint masked = bits[i] & key_mask;
+    std::memcpy(&keys[i], &masked, sizeof(K));
+  }
+  std::vector<cl_uint> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i);
+  std::vector<K> expected_keys = keys;
+  std::vector<cl_uint> expected_values = values;
+  clf::primitives::reference::stable_sort_by_key(expected_keys, expected_values);
+  clf::DeviceBuffer<K> device_keys(runtime, n);
+  clf::DeviceBuffer<cl_uint> device_values(runtime, n);
+  device_keys.write(keys);
+  device_values.write(values);
+  sorter.sort(device_keys, device_values);
+  const std::vector<K> sorted = device_keys.read();
+  ASSERT_EQ(std::memcmp(sorted.data(), expected_keys.data(), n * sizeof(K)), 0)
+      << "keys of " << sizeof(K) << "-byte kind, mask " << key_mask;
+  EXPECT_EQ(device_values.read(), expected_values) << "mask " << key_mask;
+}
+
+// Late values take effect where the values go through the keys' local memory: tiles of 128 x 64
+// (8192 keys), too large for a local array of their own. Three tiles and a part, each key kind,
+// random keys and keys with few distinct values (stability).
+TEST(Tuning, SortWithLateValues) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 128;
+  config.items_with_values = {64, 64, 64};
+  config.unroll = false;
+  config.late_values = {true, true, true};
+  clf::primitives::Sorter sorter(runtime, "radix-match", config);
+  for (const cl_uint mask : {0xffffffffu, 0x0f00000fu}) {
+    expect_late_values_sort<cl_uint>(sorter, 3 * 8192 + 1000, 7, mask);
+    expect_late_values_sort<cl_int>(sorter, 3 * 8192 + 1000, 8, mask);
+    expect_late_values_sort<cl_float>(sorter, 3 * 8192 + 1000, 9, mask);
+  }
 }
 
 // The radix sort under shapes and rankings other than the table's: small tiles, warp ranking

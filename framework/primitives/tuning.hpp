@@ -101,6 +101,10 @@ struct SortConfig {
   // Warp ranking with the tile's digits counted first, keys only and with values.
   bool early_counts = true;
   bool early_counts_with_values = true;
+  // Key-value tiles with warp ranking whose values go through the keys' local memory: the
+  // values loaded after the keys have gone out (asked of L2 while the keys load) rather than
+  // with the keys, by key kind. With one program for the three kinds, the three must agree.
+  std::array<bool, 3> late_values{false, false, false};
   // Onesweep: status words read at once per look-back step; global-histogram work-groups per
   // compute unit.
   std::size_t lookback_window = 4;
