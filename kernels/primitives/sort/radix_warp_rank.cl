@@ -265,7 +265,8 @@ inline void store_ranked(const uint* key,
 
 // Writes the tile's keys, sorted in local memory, to run_base[digit] + local position: runs of
 // one digit go out from consecutive work-items to consecutive addresses. With values, the
-// values follow the same way through local memory (where the keys were).
+// values follow the same way through local memory (where the keys were), from registers or, with
+// VALUES_LATE, read from `values` only now (a pass never writes its input).
 inline void scatter_ranked(__global uint* keys_out, uint key_kind,
 #if VALUES_LOCAL
                            __global uint* values_out,
