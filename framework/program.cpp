@@ -14,6 +14,7 @@
 #include "framework/environment.hpp"
 #include "framework/error.hpp"
 #include "framework/program_cache_file.hpp"
+#include "framework/ptx_register_cap.hpp"
 
 namespace clf {
 
@@ -187,20 +188,6 @@ FrameworkBuildOptions split_build_options(const std::string& options) {
     split.driver_options += (split.driver_options.empty() ? "" : " ") + word;
   }
   return split;
-}
-
-std::string with_register_cap(const std::string& ptx, unsigned registers) {
-  std::string capped;
-  std::size_t from = 0;
-  for (std::size_t entry = ptx.find(".entry "); entry != std::string::npos;
-       entry = ptx.find(".entry ", entry + 1)) {
-    const std::size_t body = ptx.find('{', entry);
-    if (body == std::string::npos) break;
-    capped += ptx.substr(from, body - from) + ".maxnreg " + std::to_string(registers) + "\n";
-    from = body;
-    entry = body;
-  }
-  return capped + ptx.substr(from);
 }
 
 std::string program_binary_text(const cl::Program& program, const ErrorContext& context) {

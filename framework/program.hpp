@@ -83,8 +83,6 @@ struct FrameworkBuildOptions {
 };
 // Throws Error naming the option when its value is not a count of registers (16 to 255).
 FrameworkBuildOptions split_build_options(const std::string& options);
-// `ptx` with `.maxnreg registers` in front of every kernel entry's body.
-std::string with_register_cap(const std::string& ptx, unsigned registers);
 // A built program's binary as text, trailing NULs dropped (an NVIDIA program's binary is its
 // PTX).
 std::string program_binary_text(const cl::Program& program, const ErrorContext& context = {});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "framework/program.hpp"
+#include "framework/ptx_register_cap.hpp"
 #include "test_support.hpp"
 
 namespace {

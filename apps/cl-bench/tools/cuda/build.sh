@@ -6,5 +6,7 @@ out=${1:-/tmp/sort-profile/sort-profile}
 mkdir -p "$(dirname "$out")"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 cuda=$(dirname "$(dirname "$nvcc")")
-"$nvcc" -O2 -std=c++17 "$here/sort_profile.cu" -o "$out" -L"$cuda/lib64/stubs" -lcuda
+root=$(cd "$here/../../../.." && pwd)
+"$nvcc" -O2 -std=c++17 -I"$root" "$here/sort_profile.cu" "$root/framework/ptx_register_cap.cpp" \
+  -o "$out" -L"$cuda/lib64/stubs" -lcuda
 echo "$out"

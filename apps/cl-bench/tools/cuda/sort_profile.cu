@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "framework/ptx_register_cap.hpp"
+
 namespace {
 
 void check(CUresult result, const char* call) {
@@ -65,26 +67,10 @@ struct Launch {
   std::vector<void*> args;
 };
 
-// `ptx` with every kernel capped at `registers`: a .maxnreg directive before each entry's body,
-// as the framework's -clf-nv-maxnreg does (the JIT ignores CU_JIT_MAX_REGISTERS for these
-// kernels: 80 registers with a cap of 64 on the H100).
-std::string with_register_cap(const std::string& ptx, unsigned registers) {
-  std::string capped;
-  size_t from = 0;
-  for (size_t entry = ptx.find(".entry "); entry != std::string::npos;
-       entry = ptx.find(".entry ", entry + 1)) {
-    const size_t body = ptx.find('{', entry);
-    if (body == std::string::npos) break;
-    capped += ptx.substr(from, body - from) + ".maxnreg " + std::to_string(registers) + "\n";
-    from = entry = body;
-  }
-  return capped + ptx.substr(from);
-}
-
 // The PTX loaded into the current context, every kernel capped at `max_registers` (0: no cap).
 CUmodule load_module(const std::string& ptx, unsigned max_registers) {
   CUmodule module;
-  const std::string capped = max_registers ? with_register_cap(ptx, max_registers) : ptx;
+  const std::string capped = max_registers ? clf::with_register_cap(ptx, max_registers) : ptx;
   CHECK(cuModuleLoadData(&module, capped.c_str()));
   return module;
 }
