@@ -2,97 +2,28 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
+#include "sort_test_support.hpp"
 
 namespace {
 
 using clf::primitives::Sorter;
+using sort_test::bits_of;
+using sort_test::expect_sorts;
+using sort_test::from_bits;
+using sort_test::iota_values;
+using sort_test::make_keys;
+using sort_test::Pattern;
 namespace reference = clf::primitives::reference;
 
 const std::vector<std::size_t> kSizes = {0,   1,   2,    31,   32,   33,     255,
                                          256, 257, 4095, 4096, 4097, 100003, std::size_t{1} << 20};
-
-template <typename K>
-std::vector<cl_uint> bits_of(const std::vector<K>& keys) {
-  std::vector<cl_uint> bits(keys.size());
-  if (!keys.empty()) std::memcpy(bits.data(), keys.data(), keys.size() * sizeof(K));
-  return bits;
-}
-
-template <typename K>
-K from_bits(cl_uint bits) {
-  K key;
-  std::memcpy(&key, &bits, sizeof key);
-  return key;
-}
-
-enum class Pattern { random, few_distinct, sorted, reversed, all_equal };
-
-// Keys of a pattern; random keys cover the whole bit range (floats: any bits, NaNs included).
-template <typename K>
-std::vector<K> make_keys(std::size_t n, Pattern pattern, unsigned seed) {
-  std::mt19937 random(seed);
-  std::vector<K> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const cl_uint bits = static_cast<cl_uint>(random());
-    keys[i] = from_bits<K>(pattern == Pattern::few_distinct ? bits % 37 : bits);
-  }
-  if (pattern == Pattern::all_equal) std::fill(keys.begin(), keys.end(), from_bits<K>(0x1234567));
-  if (pattern == Pattern::sorted || pattern == Pattern::reversed) {
-    reference::std_sort(keys);
-    if (pattern == Pattern::reversed) std::reverse(keys.begin(), keys.end());
-  }
-  return keys;
-}
-
-std::vector<cl_uint> iota_values(std::size_t n) {
-  std::vector<cl_uint> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i * 2654435761u);
-  return values;
-}
-
-// Sorts keys (and values) with `sorter` on the device and compares bit for bit with the
-// reference stable sort.
-template <typename K>
-void expect_sorts(Sorter& sorter, const std::vector<K>& keys, bool with_values,
-                  const std::string& what) {
-  clf::Runtime& runtime = clf::Runtime::shared();
-  std::vector<K> expected_keys = keys;
-  std::vector<cl_uint> expected_values = iota_values(keys.size());
-  std::vector<cl_uint> values = expected_values;
-  reference::stable_sort_by_key(expected_keys, expected_values);
-  clf::DeviceBuffer<K> device_keys(runtime, keys.size());
-  device_keys.write(keys);
-  clf::DeviceBuffer<cl_uint> device_values(runtime, keys.size());
-  if (with_values) {
-    device_values.write(values);
-    sorter.sort(device_keys, device_values);
-  } else {
-    sorter.sort(device_keys);
-  }
-  const std::vector<cl_uint> got = bits_of(device_keys.read());
-  const std::vector<cl_uint> want = bits_of(expected_keys);
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ASSERT_EQ(got[i], want[i]) << sorter.variant() << ", " << what << ", n = " << keys.size()
-                               << ": key " << i << " differs";
-  }
-  if (!with_values) return;
-  const std::vector<cl_uint> got_values = device_values.read();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ASSERT_EQ(got_values[i], expected_values[i])
-        << sorter.variant() << ", " << what << ", n = " << keys.size() << ": value " << i
-        << " differs (stability or permutation)";
-  }
-}
 
 bool runs_here(const std::string& variant) {
   return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,8 +11,8 @@
 #include "framework/clf.hpp"
 #include "framework/primitives/scan.hpp"
 #include "framework/primitives/sort.hpp"
-#include "framework/primitives/sort_reference.hpp"
 #include "framework/primitives/tuning.hpp"
+#include "sort_test_support.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -149,38 +148,12 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
 
-// Key-value sorts of one key kind with the values loaded after the keys have gone out, against
-// the reference stable sort (keys bit for bit, values in their stable order).
-template <typename K>
-void expect_late_values_sort(clf::primitives::Sorter& sorter, std::size_t n, unsigned seed,
-                             cl_uint key_mask) {
-  clf::Runtime& runtime = clf::Runtime::shared();
-  const std::vector<cl_uint> bits = random_keys(n, seed);
-  std::vector<K> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const cl_uint masked = bits[i] & key_mask;
-    std::memcpy(&keys[i], &masked, sizeof(K));
-  }
-  std::vector<cl_uint> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i);
-  std::vector<K> expected_keys = keys;
-  std::vector<cl_uint> expected_values = values;
-  clf::primitives::reference::stable_sort_by_key(expected_keys, expected_values);
-  clf::DeviceBuffer<K> device_keys(runtime, n);
-  clf::DeviceBuffer<cl_uint> device_values(runtime, n);
-  device_keys.write(keys);
-  device_values.write(values);
-  sorter.sort(device_keys, device_values);
-  const std::vector<K> sorted = device_keys.read();
-  ASSERT_EQ(std::memcmp(sorted.data(), expected_keys.data(), n * sizeof(K)), 0)
-      << "keys of " << sizeof(K) << "-byte kind, mask " << key_mask;
-  EXPECT_EQ(device_values.read(), expected_values) << "mask " << key_mask;
-}
-
 // Late values take effect where the values go through the keys' local memory: tiles of 128 x 64
 // (8192 keys), too large for a local array of their own. Three tiles and a part, each key kind,
-// random keys and keys with few distinct values (stability).
+// random keys and keys with few distinct values (stability), against the reference stable sort.
 TEST(Tuning, SortWithLateValues) {
+  using sort_test::make_keys;
+  using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
   config.work_group = 128;
@@ -188,10 +161,12 @@ TEST(Tuning, SortWithLateValues) {
   config.unroll = false;
   config.late_values = {true, true, true};
   clf::primitives::Sorter sorter(runtime, "radix-match", config);
-  for (const cl_uint mask : {0xffffffffu, 0x0f00000fu}) {
-    expect_late_values_sort<cl_uint>(sorter, 3 * 8192 + 1000, 7, mask);
-    expect_late_values_sort<cl_int>(sorter, 3 * 8192 + 1000, 8, mask);
-    expect_late_values_sort<cl_float>(sorter, 3 * 8192 + 1000, 9, mask);
+  const std::size_t n = 3 * 8192 + 1000;
+  for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
+    sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 7), true, "uint32, late values");
+    sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 8), true, "int32, late values");
+    sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 9), true,
+                            "float32, late values");
   }
 }
 
