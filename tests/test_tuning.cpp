@@ -90,6 +90,8 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(gpu_sort.items_with_values[0], 22U);
   EXPECT_EQ(gpu_sort.late_values, (std::array<bool, 3>{false, true, true}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.late_values, (std::array<bool, 3>{}));
+  EXPECT_EQ(gpu_sort.raw_tile_keys, (std::array<bool, 3>{false, true, true}));
+  EXPECT_EQ(clf::primitives::tuning_for(amd).sort.raw_tile_keys, (std::array<bool, 3>{}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.items_with_values[0], 20U);
   EXPECT_TRUE(gpu_sort.unroll);
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.ranking, SortRanking::split);
@@ -125,7 +127,11 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   sort.program_per_key_kind = false;
   sort.late_values = {false, true, true};
   clf_test::expect_error([&] { sort.check(); }, "same for the three key kinds");
+  sort.late_values = {};
+  sort.raw_tile_keys = {false, false, true};
+  clf_test::expect_error([&] { sort.check(); }, "raw tile keys need one program per key kind");
   sort.program_per_key_kind = true;
+  sort.late_values = {false, true, true};
   sort.check();
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
@@ -167,6 +173,38 @@ TEST(Tuning, SortWithLateValues) {
     sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 8), true, "int32, late values");
     sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 9), true,
                             "float32, late values");
+  }
+}
+
+// Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
+// digit is taken from the ordered bits, keys only and key-value, with and without early counts;
+// the last tile is partly padding.
+TEST(Tuning, SortWithRawKeys) {
+  using sort_test::make_keys;
+  using sort_test::Pattern;
+  clf::Runtime& runtime = clf::Runtime::shared();
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 128;
+  config.items = config.items_with_values = {32, 32, 32};
+  config.unroll = false;
+  config.program_per_key_kind = true;
+  config.raw_tile_keys = {true, true, true};
+  const std::size_t n = 3 * 4096 + 777;
+  for (const bool early : {true, false}) {
+    config.early_counts = config.early_counts_with_values = early;
+    clf::primitives::Sorter sorter(runtime, "radix-match", config);
+    for (const bool with_values : {false, true}) {
+      for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
+        const std::string what = std::string(with_values ? "key-value" : "keys") +
+                                 (early ? ", early counts" : "") + ", raw keys";
+        sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 2), with_values,
+                                "uint32 " + what);
+        sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 3), with_values,
+                                "int32 " + what);
+        sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 4), with_values,
+                                "float32 " + what);
+      }
+    }
   }
 }
 

@@ -91,6 +91,7 @@ class RadixSort : public SortAlgorithm {
     if (with_values && config_.late_values[static_cast<std::size_t>(kind)]) {
       text += " -DLATE_VALUES=1";
     }
+    if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
     if (!config_.build_options.empty()) text += " " + config_.build_options;
     return values_option(with_values, text);
   }

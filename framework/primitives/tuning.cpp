@@ -53,6 +53,9 @@ Tuning nvidia_gpu_tuning() {
   // int32 and float32 key-value with the values loaded late: +1-2 % at 2^28 and +6-7 % at 2^24
   // on the H200, +9-10 % at 2^28 on the H100 (docs/sort-log.md); uint32 4-7 % slower.
   tuning.sort.late_values = {false, true, true};
+  // int32 and float32 tile keys in their own bits: int32 keys +8 %, float32 +10 % at 2^28 and
+  // +11-13 % at 2^24 on the H200 (docs/sort-log.md), key-value +0.5-2 %.
+  tuning.sort.raw_tile_keys = {false, true, true};
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
   tuning.matmul.tensor_cores = true;
   return tuning;
@@ -66,6 +69,7 @@ Tuning other_gpu_tuning() {
   tuning.sort.ranking = SortRanking::split;
   tuning.sort.items_with_values = SortConfig{}.items_with_values;
   tuning.sort.late_values = SortConfig{}.late_values;
+  tuning.sort.raw_tile_keys = SortConfig{}.raw_tile_keys;
   tuning.matmul.tensor_cores = false;
   return tuning;
 }
@@ -214,6 +218,11 @@ void SortConfig::check() const {
     throw Error(
         "sort: late values must be the same for the three key kinds when one program "
         "serves them (program_per_key_kind off)");
+  }
+  if (!program_per_key_kind && (raw_tile_keys[0] || raw_tile_keys[1] || raw_tile_keys[2])) {
+    throw Error(
+        "sort: raw tile keys need one program per key kind (program_per_key_kind on): the "
+        "kernels map them by the kind they were built for");
   }
   if (lookback_window == 0 || histogram_groups_per_cu == 0) {
     throw Error(

@@ -105,6 +105,10 @@ struct SortConfig {
   // values loaded after the keys have gone out (asked of L2 while the keys load) rather than
   // with the keys, by key kind. With one program for the three kinds, the three must agree.
   std::array<bool, 3> late_values{false, false, false};
+  // Warp ranking: the tile's keys kept in their own bits from load to store, each use taking the
+  // digit of the ordered bits, rather than mapped to ordered bits on load, by key kind (uint32's
+  // bits are ordered either way). Needs one program per key kind.
+  std::array<bool, 3> raw_tile_keys{false, false, false};
   // Onesweep: status words read at once per look-back step; global-histogram work-groups per
   // compute unit.
   std::size_t lookback_window = 4;

@@ -52,6 +52,15 @@
 #ifndef LATE_VALUES
 #define LATE_VALUES 0
 #endif
+// Warp ranking with one program per key kind: 1 keeps the tile's keys in their own bits from
+// load to store (int32 and float32 tiles then load as uint32's do); see TILE_DIGIT in
+// radix_warp_rank.cl.
+#ifndef RAW_KEYS
+#define RAW_KEYS 0
+#endif
+#if RAW_KEYS && !defined(KEY_KIND)
+#error "RAW_KEYS needs -DKEY_KIND"
+#endif
 #if RANK_MATCH == 2
 #include "kernels/primitives/common/nvidia_warp.cl"
 #endif

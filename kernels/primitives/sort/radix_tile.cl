@@ -2,7 +2,7 @@
 // tile's load and scatter, and the portable ranking by two 4-bit splits.
 // The local memory every tile kernel uses.
 typedef struct {
-  __local uint* keys;       // PADDED(TILE) ordered keys
+  __local uint* keys;       // PADDED(TILE) tile keys (ordered bits, or raw: RAW_KEYS)
   __local ushort* indices;  // PADDED(TILE) positions in the loaded tile (key-value only)
   __local uint* counters;   // split: PADDED(COUNTER_WORDS), 16 packed 16-bit counters per
                             // work-item; RANK_EARLY: WARPS * DIGITS per-warp digit counts

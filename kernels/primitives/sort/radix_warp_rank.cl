@@ -10,6 +10,41 @@
 // over the digits, and a key's place in the tile sorted by digit is its rank plus its
 // (warp, digit) offset. Stable: ties keep tile order (warp, round, lane).
 
+// Tile keys in registers and local memory are ordered bits, mapped on load and back on store, or
+// with RAW_KEYS the keys' own bits, each use taking the digit of the ordered bits. Mapped on load,
+// int32 and float32 tiles are 8-14 % slower than uint32's on the H100 and H200: ptxas issues the
+// loads in batches with the maps between them (docs/sort.md).
+#if RAW_KEYS
+// On NVIDIA the map is inline PTX, so that each use maps its own copy: in C the compiler keeps a
+// mapped copy of every key beside the raw one (int32: 127 registers, two groups an SM, not four).
+inline uint tile_ordered(uint tile_key) {
+#if RANK_MATCH == 2 && KEY_KIND == 1
+  uint ordered;
+  asm volatile("xor.b32 %0, %1, 0x80000000;" : "=r"(ordered) : "r"(tile_key));
+  return ordered;
+#elif RANK_MATCH == 2 && KEY_KIND == 2
+  uint ordered;
+  asm volatile(
+      "{\n\t.reg .b32 flip;\n\tshr.s32 flip, %1, 31;\n\tor.b32 flip, flip, 0x80000000;\n\t"
+      "xor.b32 %0, %1, flip;\n\t}"
+      : "=r"(ordered)
+      : "r"(tile_key));
+  return ordered;
+#else
+  return to_ordered(tile_key, KEY_KIND);
+#endif
+}
+#define TILE_KEY(bits, key_kind) (bits)
+#define OUT_KEY(tile_key, key_kind) (tile_key)
+#define TILE_DIGIT(tile_key, shift) DIGIT(tile_ordered(tile_key), shift)
+#define TILE_PAD from_ordered(0xffffffffu, KEY_KIND)
+#else
+#define TILE_KEY(bits, key_kind) to_ordered(bits, key_kind)
+#define OUT_KEY(tile_key, key_kind) from_ordered(tile_key, key_kind)
+#define TILE_DIGIT(tile_key, shift) DIGIT(tile_key, shift)
+#define TILE_PAD 0xffffffffu
+#endif
+
 #if RANK_MATCH == 2
 // Lanes are the work-item's position in its warp: NVIDIA forms warps from consecutive local ids.
 // The peers (lanes with the same digit) come from eight vote.sync.ballot, one per digit bit, as
@@ -98,7 +133,7 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = base + j * WARP;
-    key[j] = i < n ? to_ordered(keys[i], key_kind) : 0xffffffffu;
+    key[j] = i < n ? TILE_KEY(keys[i], key_kind) : TILE_PAD;
 #if WITH_VALUES && !VALUES_LATE
     value[j] = i < n ? values[i] : 0;
 #endif
@@ -197,12 +232,12 @@ inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* posit
   __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    position[j] = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+    position[j] = warp_rank(TILE_DIGIT(key[j], shift), warp_counts, lane, m.scratch);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   warp_digit_prefix(counts, valid, m);
   RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[DIGIT(key[j], shift)];
+  for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[TILE_DIGIT(key[j], shift)];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
@@ -216,7 +251,7 @@ inline void count_tile_early(const uint* key, uint shift, uint valid, TileMemory
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
   RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) atomic_inc(&warp_counts[DIGIT(key[j], shift)]);
+  for (uint j = 0; j < RADIX_ITEMS; ++j) atomic_inc(&warp_counts[TILE_DIGIT(key[j], shift)]);
   barrier(CLK_LOCAL_MEM_FENCE);
   warp_digit_prefix(counts, valid, m);
 }
@@ -235,7 +270,7 @@ inline void rank_store_early(const uint* key,
   __local uint* warp_counts = m.counters + (lid / WARP) * DIGITS;
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    const uint place = warp_rank(DIGIT(key[j], shift), warp_counts, lane, m.scratch);
+    const uint place = warp_rank(TILE_DIGIT(key[j], shift), warp_counts, lane, m.scratch);
     m.keys[SW(place)] = key[j];
 #if VALUES_LOCAL
     m.values[SW(place)] = value[j];
@@ -282,10 +317,10 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
-    const uint ordered = m.keys[SW(i)];
-    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
+    const uint tile_key = m.keys[SW(i)];
+    const uint to = m.run_base[TILE_DIGIT(tile_key, shift)] + i;
     if (i < valid) {
-      keys_out[to] = from_ordered(ordered, key_kind);
+      keys_out[to] = OUT_KEY(tile_key, key_kind);
       values_out[to] = m.values[SW(i)];
     }
   }
@@ -297,9 +332,9 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
-    const uint ordered = m.keys[SW(i)];
-    const uint to = m.run_base[DIGIT(ordered, shift)] + i;
-    if (i < valid) keys_out[to] = from_ordered(ordered, key_kind);
+    const uint tile_key = m.keys[SW(i)];
+    const uint to = m.run_base[TILE_DIGIT(tile_key, shift)] + i;
+    if (i < valid) keys_out[to] = OUT_KEY(tile_key, key_kind);
 #if WITH_VALUES && !VALUES_LOCAL
     destination[j] = to;
 #endif
