@@ -4,9 +4,9 @@
 // Keys sit in registers "warp-striped": key j of lane l in warp w is tile key
 // w * WARP_KEYS + j * WARP + l, so each load and store of a warp covers 32 consecutive words.
 // Ranking goes round by round (j), in tile order: in each round a warp finds, for every lane,
-// the lanes holding the same digit (its peers); the lowest peer adds their number to the warp's
-// counter of that digit and hands the old value to them; each key's rank in its warp is that
-// value plus its peers in lower lanes. Per-warp counters then get a prefix over the warps and
+// the lanes holding the same digit (its peers); one peer (the leader) adds their number to the
+// warp's counter of that digit and hands the old value to them; each key's rank in its warp is
+// that value plus its peers in lower lanes. Per-warp counters then get a prefix over the warps and
 // over the digits, and a key's place in the tile sorted by digit is its rank plus its
 // (warp, digit) offset. Stable: ties keep tile order (warp, round, lane).
 
