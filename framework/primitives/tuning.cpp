@@ -53,8 +53,8 @@ Tuning nvidia_gpu_tuning() {
   // int32 and float32 key-value with the values loaded late: +1-2 % at 2^28 and +6-7 % at 2^24
   // on the H200, +9-10 % at 2^28 on the H100 (docs/sort-log.md); uint32 4-7 % slower.
   tuning.sort.late_values = {false, true, true};
-  // int32 and float32 tile keys in their own bits: int32 keys +8 %, float32 +10 % at 2^28 and
-  // +11-13 % at 2^24 on the H200 (docs/sort-log.md), key-value +0.5-2 %.
+  // int32 and float32 tile keys in their own bits: keys +8-10 % at 2^28 and +12-13 % at 2^24 on
+  // the H200, +5-10 % and +14-17 % on the H100 (docs/sort-log.md); key-value within 2 %.
   tuning.sort.raw_tile_keys = {false, true, true};
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
   tuning.matmul.tensor_cores = true;
