@@ -12,8 +12,8 @@
 
 // Tile keys in registers and local memory are ordered bits, mapped on load and back on store, or
 // with RAW_KEYS the keys' own bits, each use taking the digit of the ordered bits. Mapped on load,
-// int32 and float32 tiles are 8-14 % slower than uint32's on the H100 and H200: ptxas issues the
-// loads in batches with the maps between them (docs/sort.md).
+// int32 and float32 passes take 8-14 % longer than uint32's on the H100 and H200 (ptxas issues the
+// loads in batches with the maps between them); raw, 1-2 % (docs/sort.md).
 #if RAW_KEYS
 // On NVIDIA the map is inline PTX, so that each use maps its own copy: in C the compiler keeps a
 // mapped copy of every key beside the raw one (int32: 127 registers, two groups an SM, not four).
