@@ -177,18 +177,20 @@ TEST(Tuning, SortWithLateValues) {
 }
 
 // Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
-// digit is taken from the ordered bits, keys only and key-value, with and without early counts;
-// the last tile is partly padding.
+// digit is taken from the ordered bits, keys only and key-value (tiles of 128 x 64, whose values
+// wait in registers as on NVIDIA), with and without early counts; the last tile is partly padding.
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::make_keys;
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
   config.work_group = 128;
-  config.items = config.items_with_values = {32, 32, 32};
+  config.items = {32, 32, 32};
+  config.items_with_values = {64, 64, 64};
   config.unroll = false;
   config.program_per_key_kind = true;
   config.raw_tile_keys = {true, true, true};
+  config.late_values = {false, false, false};
   const std::size_t n = 3 * 4096 + 777;
   for (const bool early : {true, false}) {
     config.early_counts = config.early_counts_with_values = early;
