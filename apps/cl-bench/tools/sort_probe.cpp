@@ -7,8 +7,9 @@
 // CLF_SORT_LATE_VALUES, CLF_SORT_RAW_KEYS, CLF_SORT_LOOKBACK, CLF_SORT_RANK, CLF_SORT_OPTIONS,
 // CLF_SORT_HIST_GROUPS_PER_CU), turned into the SortConfig of
 // each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32),
-// VARIANT=name (a sort variant other than "default") and NOVERIFY=1. uint32 results are checked
-// against a CPU sort unless NOVERIFY=1; float32 and int32 results are not checked (cl-bench does).
+// VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
+// permutation and stability) are checked against a CPU sort of the same bits as the key type
+// unless NOVERIFY=1.
 // Each line: median span of RUNS sorts, then the median time of each launch in order (init,
 // histogram, scan, the four passes).
 //
@@ -44,8 +45,22 @@ using sort_probe::median;
 using sort_probe::random_keys;
 using sort_probe::split;
 
-// The sweep mode's inputs: N keys (and values 0..N-1) on the host and the device, the CPU sort
-// of the keys, and work buffers of each key type.
+// Bits as K (cl_uint, cl_int or cl_float) and back.
+template <typename K>
+static std::vector<K> as_type(const std::vector<cl_uint>& bits) {
+  std::vector<K> typed(bits.size());
+  std::memcpy(typed.data(), bits.data(), bits.size() * sizeof(cl_uint));
+  return typed;
+}
+template <typename K>
+static std::vector<cl_uint> bits_of(const std::vector<K>& typed) {
+  std::vector<cl_uint> bits(typed.size());
+  std::memcpy(bits.data(), typed.data(), typed.size() * sizeof(cl_uint));
+  return bits;
+}
+
+// The sweep mode's inputs: N keys (and values 0..N-1) on the host and the device, the CPU sorts
+// of the keys' bits as each key type (made when first asked for), and work buffers of each type.
 struct SweepInputs {
   SweepInputs(clf::Runtime& rt, std::size_t count)
       : n(count),
@@ -58,13 +73,31 @@ struct SweepInputs {
         work_f(rt, count),
         work_i(rt, count) {
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i);
-    sorted = keys;
-    clf::primitives::reference::radix_sort16(sorted);
     in_k.write(keys);
     in_v.write(values);
   }
+  // kind: 'u', 'i' or 'f'.
+  const std::vector<cl_uint>& sorted(char kind) {
+    std::vector<cl_uint>& bits = sorted_bits[kind];
+    if (bits.empty() && n != 0) {
+      if (kind == 'f') {
+        std::vector<cl_float> typed = as_type<cl_float>(keys);
+        clf::primitives::reference::radix_sort16(typed);
+        bits = bits_of(typed);
+      } else if (kind == 'i') {
+        std::vector<cl_int> typed = as_type<cl_int>(keys);
+        clf::primitives::reference::radix_sort16(typed);
+        bits = bits_of(typed);
+      } else {
+        bits = keys;
+        clf::primitives::reference::radix_sort16(bits);
+      }
+    }
+    return bits;
+  }
   std::size_t n;
-  std::vector<cl_uint> keys, values, sorted;
+  std::vector<cl_uint> keys, values;
+  std::map<char, std::vector<cl_uint>> sorted_bits;
   clf::DeviceBuffer<cl_uint> in_k, work_k, in_v, work_v;
   clf::DeviceBuffer<cl_float> work_f;
   clf::DeviceBuffer<cl_int> work_i;
@@ -75,6 +108,7 @@ struct SweepConfiguration {
   std::string label;
   std::map<std::string, std::string> knobs;
   bool kv = false, verify = true, fl = false, in = false;
+  char kind() const { return fl ? 'f' : in ? 'i' : 'u'; }
 
   explicit SweepConfiguration(const std::string& text) {
     std::vector<std::string> parts = split(text, '|');
@@ -97,10 +131,12 @@ struct SweepConfiguration {
 };
 
 // "ok", "WRONG-KEYS", "WRONG-VALUES" (permutation or stability), or "unchecked".
-static std::string check_sorted(const SweepInputs& inputs, const SweepConfiguration& config) {
-  if (!config.verify || config.fl || config.in) return "unchecked";
-  const std::vector<cl_uint> out = inputs.work_k.read();
-  if (out != inputs.sorted) return "WRONG-KEYS";
+static std::string check_sorted(SweepInputs& inputs, const SweepConfiguration& config) {
+  if (!config.verify) return "unchecked";
+  const std::vector<cl_uint> out = config.fl   ? bits_of(inputs.work_f.read())
+                                   : config.in ? bits_of(inputs.work_i.read())
+                                               : inputs.work_k.read();
+  if (out != inputs.sorted(config.kind())) return "WRONG-KEYS";
   if (!config.kv) return "ok";
   const std::vector<cl_uint> ov = inputs.work_v.read();
   const std::size_t n = inputs.n;
@@ -172,10 +208,7 @@ static void sweep(clf::Runtime& rt, SweepInputs& inputs, int runs,
     spans.push_back((last - first) * 1e-6);
   }
   const double ms = median(spans);
-  std::printf("%-28s %s%s %-9s %8.3f ms %7.2f Gkeys/s |", config.label.c_str(),
-              config.fl   ? "f"
-              : config.in ? "i"
-                          : "u",
+  std::printf("%-28s %c%s %-9s %8.3f ms %7.2f Gkeys/s |", config.label.c_str(), config.kind(),
               config.kv ? "kv" : "k ", status.c_str(), ms, n / ms * 1e-6);
   for (auto& v : per) std::printf(" %.3f", median(v));
   std::printf("\n");
