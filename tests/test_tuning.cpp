@@ -154,17 +154,24 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
 
-// Late values take effect where the values go through the keys' local memory: tiles of 128 x 64
-// (8192 keys), too large for a local array of their own. Three tiles and a part, each key kind,
-// random keys and keys with few distinct values (stability), against the reference stable sort.
-TEST(Tuning, SortWithLateValues) {
-  using sort_test::make_keys;
-  using sort_test::Pattern;
-  clf::Runtime& runtime = clf::Runtime::shared();
+// The device's sort config with work-groups of 128 and key-value tiles of 128 x 64 (8192 keys),
+// too large for the values to have a local array of their own: they wait in registers, or with
+// late values go through the keys' local memory, as in NVIDIA's 256 x 22.
+SortConfig config_with_large_value_tiles(clf::Runtime& runtime) {
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
   config.work_group = 128;
   config.items_with_values = {64, 64, 64};
   config.unroll = false;
+  return config;
+}
+
+// Late values: three tiles and a part, each key kind, random keys and keys with few distinct
+// values (stability), against the reference stable sort.
+TEST(Tuning, SortWithLateValues) {
+  using sort_test::make_keys;
+  using sort_test::Pattern;
+  clf::Runtime& runtime = clf::Runtime::shared();
+  SortConfig config = config_with_large_value_tiles(runtime);
   config.late_values = {true, true, true};
   clf::primitives::Sorter sorter(runtime, "radix-match", config);
   const std::size_t n = 3 * 8192 + 1000;
@@ -177,17 +184,14 @@ TEST(Tuning, SortWithLateValues) {
 }
 
 // Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
-// digit is taken from the ordered bits, keys only and key-value (tiles of 128 x 64, whose values
-// wait in registers as on NVIDIA), with and without early counts; the last tile is partly padding.
+// digit is taken from the ordered bits, keys only (128 x 32) and key-value (values in registers),
+// with and without early counts; the last tile is partly padding.
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::make_keys;
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
-  config.work_group = 128;
+  SortConfig config = config_with_large_value_tiles(runtime);
   config.items = {32, 32, 32};
-  config.items_with_values = {64, 64, 64};
-  config.unroll = false;
   config.program_per_key_kind = true;
   config.raw_tile_keys = {true, true, true};
   config.late_values = {false, false, false};
