@@ -59,6 +59,14 @@ static std::vector<cl_uint> bits_of(const std::vector<K>& typed) {
   return bits;
 }
 
+// The CPU sort of `keys` read as K, as bits.
+template <typename K>
+static std::vector<cl_uint> sorted_as(const std::vector<cl_uint>& keys) {
+  std::vector<K> typed = as_type<K>(keys);
+  clf::primitives::reference::radix_sort16(typed);
+  return bits_of(typed);
+}
+
 // The sweep mode's inputs: N keys (and values 0..N-1) on the host and the device, the CPU sorts
 // of the keys' bits as each key type (made when first asked for), and work buffers of each type.
 struct SweepInputs {
@@ -80,18 +88,9 @@ struct SweepInputs {
   const std::vector<cl_uint>& sorted(char kind) {
     std::vector<cl_uint>& bits = sorted_bits[kind];
     if (bits.empty() && n != 0) {
-      if (kind == 'f') {
-        std::vector<cl_float> typed = as_type<cl_float>(keys);
-        clf::primitives::reference::radix_sort16(typed);
-        bits = bits_of(typed);
-      } else if (kind == 'i') {
-        std::vector<cl_int> typed = as_type<cl_int>(keys);
-        clf::primitives::reference::radix_sort16(typed);
-        bits = bits_of(typed);
-      } else {
-        bits = keys;
-        clf::primitives::reference::radix_sort16(bits);
-      }
+      bits = kind == 'f'   ? sorted_as<cl_float>(keys)
+             : kind == 'i' ? sorted_as<cl_int>(keys)
+                           : sorted_as<cl_uint>(keys);
     }
     return bits;
   }
