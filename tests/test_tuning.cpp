@@ -88,8 +88,6 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(gpu_sort.work_group, 256U);
   EXPECT_EQ(gpu_sort.items[0], 28U);
   EXPECT_EQ(gpu_sort.items_with_values[0], 22U);
-  EXPECT_EQ(gpu_sort.late_values, (std::array<bool, 3>{false, true, true}));
-  EXPECT_EQ(clf::primitives::tuning_for(amd).sort.late_values, (std::array<bool, 3>{}));
   EXPECT_EQ(gpu_sort.raw_tile_keys, (std::array<bool, 3>{false, true, true}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.raw_tile_keys, (std::array<bool, 3>{}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.items_with_values[0], 20U);
@@ -125,13 +123,9 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   clf_test::expect_error([&] { sort.check(); }, "at least 8 items");
   sort = SortConfig{};
   sort.program_per_key_kind = false;
-  sort.late_values = {false, true, true};
-  clf_test::expect_error([&] { sort.check(); }, "same for the three key kinds");
-  sort.late_values = {};
   sort.raw_tile_keys = {false, false, true};
   clf_test::expect_error([&] { sort.check(); }, "raw tile keys need one program per key kind");
   sort.program_per_key_kind = true;
-  sort.late_values = {false, true, true};
   sort.check();
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
@@ -154,47 +148,22 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   EXPECT_EQ(TileShape::parse("64x8").tile(), 512U);
 }
 
-// The device's sort config with work-groups of 128 and key-value tiles of 128 x 64 (8192 keys),
-// too large for the values to have a local array of their own: they wait in registers, or with
-// late values go through the keys' local memory, as in NVIDIA's 256 x 22.
-SortConfig config_with_large_value_tiles(clf::Runtime& runtime) {
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
-  config.work_group = 128;
-  config.items_with_values = {64, 64, 64};
-  config.unroll = false;
-  return config;
-}
-
-// Late values: three tiles and a part, each key kind, random keys and keys with few distinct
-// values (stability), against the reference stable sort.
-TEST(Tuning, SortWithLateValues) {
-  using sort_test::make_keys;
-  using sort_test::Pattern;
-  clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = config_with_large_value_tiles(runtime);
-  config.late_values = {true, true, true};
-  clf::primitives::Sorter sorter(runtime, "radix-match", config);
-  const std::size_t n = 3 * 8192 + 1000;
-  for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
-    sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 7), true, "uint32, late values");
-    sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 8), true, "int32, late values");
-    sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 9), true,
-                            "float32, late values");
-  }
-}
-
 // Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
-// digit is taken from the ordered bits, keys only (128 x 32) and key-value (values in registers),
-// with and without early counts; the last tile is partly padding.
+// digit is taken from the ordered bits, keys only (128 x 32) and key-value, with and without early
+// counts; the last tile is partly padding. Key-value tiles of 128 x 64 (8192 keys) are too large
+// for the values to have a local array of their own: they wait in registers and go out through
+// the keys' local memory, as in NVIDIA's 256 x 22.
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::make_keys;
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = config_with_large_value_tiles(runtime);
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 128;
   config.items = {32, 32, 32};
+  config.items_with_values = {64, 64, 64};
+  config.unroll = false;
   config.program_per_key_kind = true;
   config.raw_tile_keys = {true, true, true};
-  config.late_values = {false, false, false};
   const std::size_t n = 3 * 4096 + 777;
   for (const bool early : {true, false}) {
     config.early_counts = config.early_counts_with_values = early;

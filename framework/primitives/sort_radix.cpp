@@ -88,9 +88,6 @@ class RadixSort : public SortAlgorithm {
     if (config_.program_per_key_kind) {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
-    if (with_values && config_.late_values[static_cast<std::size_t>(kind)]) {
-      text += " -DLATE_VALUES=1";
-    }
     if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
     if (!config_.build_options.empty()) text += " " + config_.build_options;
     return values_option(with_values, text);

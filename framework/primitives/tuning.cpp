@@ -50,11 +50,9 @@ Tuning nvidia_gpu_tuning() {
   tuning.sort.ranking = SortRanking::warp_match;
   // Key-value tiles of 256 x 22: 4-5 % faster than 256 x 20 at 2^24 and 2^28 on the H200.
   tuning.sort.items_with_values = {22, 22, 22};
-  // int32 and float32 key-value with the values loaded late: +1-2 % at 2^28 and +6-7 % at 2^24
-  // on the H200, +9-10 % at 2^28 on the H100 (docs/sort-log.md); uint32 4-7 % slower.
-  tuning.sort.late_values = {false, true, true};
   // int32 and float32 tile keys in their own bits: keys +8-10 % at 2^28 and +12-13 % at 2^24 on
-  // the H200, +5-10 % and +14-17 % on the H100 (docs/sort-log.md); key-value within 2 %.
+  // the H200, +5-10 % and +14-17 % on the H100; key-value +6 % (int32) and +9 % (float32) on the
+  // H200, where they now match uint32 (docs/sort-log.md).
   tuning.sort.raw_tile_keys = {false, true, true};
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
   tuning.matmul.tensor_cores = true;
@@ -63,12 +61,11 @@ Tuning nvidia_gpu_tuning() {
 
 // Other GPUs: the NVIDIA shapes, untested there, with the portable ranking (128 work-items and
 // 24.5 KiB of local memory for matmul fit any current GPU) and the key-value tiles of before
-// (256 x 22 and late values were measured with the warp ranking only).
+// (256 x 22 and raw tile keys were measured with the warp ranking only).
 Tuning other_gpu_tuning() {
   Tuning tuning = nvidia_gpu_tuning();
   tuning.sort.ranking = SortRanking::split;
   tuning.sort.items_with_values = SortConfig{}.items_with_values;
-  tuning.sort.late_values = SortConfig{}.late_values;
   tuning.sort.raw_tile_keys = SortConfig{}.raw_tile_keys;
   tuning.matmul.tensor_cores = false;
   return tuning;
@@ -212,12 +209,6 @@ void SortConfig::check() const {
                 std::to_string(fewest) + " to " + std::to_string(most) +
                 " items per work-item; the tile kernels need a work-group of a multiple of 32 up "
                 "to 1024, at least 8 items and a tile of at most 16384 keys");
-  }
-  if (!program_per_key_kind &&
-      (late_values[0] != late_values[1] || late_values[0] != late_values[2])) {
-    throw Error(
-        "sort: late values must be the same for the three key kinds when one program "
-        "serves them (program_per_key_kind off)");
   }
   if (!program_per_key_kind && (raw_tile_keys[0] || raw_tile_keys[1] || raw_tile_keys[2])) {
     throw Error(

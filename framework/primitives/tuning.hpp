@@ -101,10 +101,6 @@ struct SortConfig {
   // Warp ranking with the tile's digits counted first, keys only and with values.
   bool early_counts = true;
   bool early_counts_with_values = true;
-  // Key-value tiles with warp ranking whose values go through the keys' local memory: the
-  // values loaded after the keys have gone out (asked of L2 while the keys load) rather than
-  // with the keys, by key kind. With one program for the three kinds, the three must agree.
-  std::array<bool, 3> late_values{false, false, false};
   // Warp ranking: the tile's keys kept in their own bits from load to store, each use taking the
   // digit of the ordered bits, rather than mapped to ordered bits on load, by key kind (uint32's
   // bits are ordered either way). Needs one program per key kind.

@@ -17,15 +17,15 @@ ptx() {
 }
 sort=kernels/primitives/sort/radix.cl
 for kind in 0 1 2; do
-  # int32 and float32: raw tile keys, and late values with values.
-  by_kind="" kv_by_kind=""
-  [ "$kind" = 0 ] || by_kind="-DRAW_KEYS=1" kv_by_kind="-DLATE_VALUES=1"
+  # int32 and float32: raw tile keys.
+  by_kind=""
+  [ "$kind" = 0 ] || by_kind="-DRAW_KEYS=1"
   for rank in 0 1 2; do
     common="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=$rank -DLOOKBACK_WINDOW=4 -DRANK_EARLY=1 -DKEY_KIND=$kind $by_kind"
     # shellcheck disable=SC2086
     ptx -DWITH_VALUES=0 -DRADIX_ITEMS=28 $common "$sort" -o "$out/sort_k${kind}_m${rank}.ptx"
     # shellcheck disable=SC2086
-    ptx -DWITH_VALUES=1 -DRADIX_ITEMS=22 $common $kv_by_kind "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
+    ptx -DWITH_VALUES=1 -DRADIX_ITEMS=22 $common "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
   done
 done
 for type in int uint float; do

@@ -46,12 +46,6 @@
 #ifndef RANK_EARLY
 #define RANK_EARLY 1
 #endif
-// Key-value tiles with warp ranking: 1 loads the values after the keys have gone out (asked of
-// L2 while the keys load), so no value waits in a register while the tile is ranked; see
-// VALUES_LATE in radix_tile.cl.
-#ifndef LATE_VALUES
-#define LATE_VALUES 0
-#endif
 // Warp ranking with one program per key kind: 1 keeps the tile's keys in their own bits from
 // load to store (int32 and float32 tiles then load as uint32's do); see TILE_DIGIT in
 // radix_warp_rank.cl.
@@ -114,12 +108,6 @@
 #define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
 #define STORE_RANKED store_ranked(key, value, position, m)
 #define SCATTER_TILE scatter_ranked(keys_out, key_kind, values_out, shift, valid, m)
-#elif VALUES_LATE
-#define TILE_REGISTERS uint key[RADIX_ITEMS], position[RADIX_ITEMS]
-#define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, 0, n, tile, key)
-#define STORE_RANKED store_ranked(key, position, m)
-#define SCATTER_TILE \
-  scatter_ranked(keys_out, key_kind, values_out, values, n, tile, position, shift, valid, m)
 #elif RANK_MATCH && WITH_VALUES
 #define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
 #define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)

@@ -25,8 +25,6 @@ typedef struct {
 #define VALUES_LOCAL            \
   (WITH_VALUES && RANK_MATCH && \
    TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= 12288)
-// LATE_VALUES where the values take the keys' place in local memory (without VALUES_LOCAL).
-#define VALUES_LATE (LATE_VALUES && WITH_VALUES && RANK_MATCH && !VALUES_LOCAL)
 #define DECLARE_TILE_MEMORY(name)                                                   \
   __local uint name##_keys[TILE_KEY_WORDS];                                         \
   __local uint name##_values[VALUES_LOCAL ? PADDED(TILE) : 1];                      \

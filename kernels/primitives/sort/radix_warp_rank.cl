@@ -134,17 +134,10 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = base + j * WARP;
     key[j] = i < n ? TILE_KEY(keys[i], key_kind) : TILE_PAD;
-#if WITH_VALUES && !VALUES_LATE
+#if WITH_VALUES
     value[j] = i < n ? values[i] : 0;
 #endif
   }
-#if VALUES_LATE && RANK_MATCH == 2
-  // The warp's values are RADIX_ITEMS lines of 32 words: lane l asks L2 for line l.
-  const uint line = base - lid % WARP + (lid % WARP) * WARP;
-  if (lid % WARP < RADIX_ITEMS && line < n) {
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(values + line));
-  }
-#endif
 }
 
 #if RANK_MATCH == 2
@@ -300,14 +293,11 @@ inline void store_ranked(const uint* key,
 
 // Writes the tile's keys, sorted in local memory, to run_base[digit] + local position: runs of
 // one digit go out from consecutive work-items to consecutive addresses. With values, the
-// values follow the same way through local memory (where the keys were), from registers or, with
-// VALUES_LATE, read from `values` only now (a pass never writes its input).
+// values follow the same way from registers through local memory (their own array, or where the
+// keys were).
 inline void scatter_ranked(__global uint* keys_out, uint key_kind,
 #if VALUES_LOCAL
                            __global uint* values_out,
-#elif VALUES_LATE
-                           __global uint* values_out, const __global uint* values, uint n,
-                           uint tile, const uint* position,
 #elif WITH_VALUES
                            __global uint* values_out, const uint* value, const uint* position,
 #endif
@@ -339,17 +329,7 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
     destination[j] = to;
 #endif
   }
-#if VALUES_LATE
-  // The global fence keeps the compiler from moving the value loads above the barrier.
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  const uint from = tile * TILE + (lid / WARP) * WARP_KEYS + lid % WARP;
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    const uint i = from + j * WARP;
-    if (i < n) m.keys[SW(position[j])] = values[i];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-#elif WITH_VALUES && !VALUES_LOCAL
+#if WITH_VALUES && !VALUES_LOCAL
   barrier(CLK_LOCAL_MEM_FENCE);
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) m.keys[SW(position[j])] = value[j];
