@@ -51,8 +51,9 @@ Tuning nvidia_gpu_tuning() {
   // Key-value tiles of 256 x 22: 4-5 % faster than 256 x 20 at 2^24 and 2^28 on the H200.
   tuning.sort.items_with_values = {22, 22, 22};
   // int32 and float32 tile keys in their own bits: keys +8-10 % at 2^28 and +12-13 % at 2^24 on
-  // the H200, +5-10 % and +14-17 % on the H100; key-value +6 % (int32) and +9 % (float32) on the
-  // H200, where they now match uint32 (docs/sort-log.md).
+  // the H200, +5-10 % and +14-17 % on the H100; with the values in registers, key-value int32 +6 %
+  // and float32 +9 % on the H200, matching uint32 (H100: float32 +4 %, int32 -1 to -3 %;
+  // docs/sort-log.md).
   tuning.sort.raw_tile_keys = {false, true, true};
   tuning.matmul.tiling = MatmulTiling{64, 128, 16, 8, 8};
   tuning.matmul.tensor_cores = true;
