@@ -69,6 +69,31 @@ TEST_P(SortVariant, SortedReversedAndEqualKeys) {
   }
 }
 
+// Sorts one after another with one sorter: sizes up and down, so a status array is new, reused
+// whole or reused in part, with and without values and each key kind in turn. Onesweep clears its
+// first pass's status array only when it is new, counting on the sort before to have left it
+// zero, so a sort that left it dirty fails the one after it.
+TEST_P(SortVariant, SortsInARowReuseTheirState) {
+  Sorter sorter(GetParam());
+  const std::vector<std::size_t> sizes = {100003, 5000, 100003, 300000, 1, 7169, 300000, 100003};
+  unsigned seed = 40;
+  for (std::size_t n : sizes) {
+    const bool with_values = seed % 2 == 0;
+    switch (seed % 3) {
+      case 0:
+        expect_sorts(sorter, make_keys<cl_uint>(n, Pattern::random, seed), with_values, "uint32");
+        break;
+      case 1:
+        expect_sorts(sorter, make_keys<cl_int>(n, Pattern::few_distinct, seed), with_values,
+                     "int32");
+        break;
+      default:
+        expect_sorts(sorter, make_keys<cl_float>(n, Pattern::random, seed), with_values, "float32");
+    }
+    ++seed;
+  }
+}
+
 TEST_P(SortVariant, SignedKeys) {
   Sorter sorter(GetParam());
   for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{100003}}) {
