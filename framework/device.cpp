@@ -286,6 +286,9 @@ std::string format_device_table(const std::vector<DeviceInfo>& devices) {
 }
 
 bool has_forward_progress(const DeviceInfo& device) {
+  if (device.type == DeviceType::cpu) {
+    return contains_ignoring_case(device.platform_name, "Portable Computing Language");
+  }
   return device.type == DeviceType::gpu && (contains_ignoring_case(device.vendor, "NVIDIA") ||
                                             contains_ignoring_case(device.platform_name, "NVIDIA"));
 }

@@ -77,8 +77,10 @@ std::vector<std::size_t> select_devices(const std::vector<DeviceInfo>& devices,
 std::string format_device_table(const std::vector<DeviceInfo>& devices);
 
 // Whether work-groups that have started keep running while others wait for them, which
-// single-pass algorithms with decoupled look-back need (scan, onesweep radix sort). True for
-// NVIDIA GPUs (a group that took a ticket is resident); false for PoCL and any other device,
+// single-pass algorithms with decoupled look-back need (scan, onesweep radix sort; each group
+// takes a ticket when it starts and waits only on groups with earlier tickets). True for NVIDIA
+// GPUs (a group that took a ticket is resident) and PoCL's CPU devices (each started group runs
+// to completion on one worker thread, and the threads are the OS's); false for any other device,
 // where a spinning group may starve the one it waits for. Those use a portable path.
 bool has_forward_progress(const DeviceInfo& device);
 

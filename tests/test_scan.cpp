@@ -169,8 +169,15 @@ TEST(ScanVariants, ListsEveryVariantAndResolvesDefaultByDevice) {
   other_gpu.type = clf::DeviceType::gpu;
   other_gpu.vendor = "Advanced Micro Devices, Inc.";
   EXPECT_TRUE(clf::has_forward_progress(nvidia));
-  EXPECT_FALSE(clf::has_forward_progress(pocl));
+  EXPECT_TRUE(clf::has_forward_progress(pocl));
   EXPECT_FALSE(clf::has_forward_progress(other_gpu));
+  clf::DeviceInfo other_cpu = pocl;
+  other_cpu.platform_name = "Some CPU OpenCL";
+  EXPECT_FALSE(clf::has_forward_progress(other_cpu));
+  // The look-back scan needs NVIDIA's warp instructions too.
+  EXPECT_TRUE(clf::primitives::lookback_scan_runs_on(nvidia));
+  EXPECT_FALSE(clf::primitives::lookback_scan_runs_on(pocl));
+  EXPECT_FALSE(clf::primitives::lookback_scan_runs_on(other_gpu));
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", nvidia), "lookback");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", pocl), "chunks");
   EXPECT_EQ(clf::primitives::resolve_scan_variant("default", other_gpu), "reduce-then-scan");
@@ -220,15 +227,16 @@ TEST(ScanErrors, UnknownVariantNamesItAndTheKnownOnes) {
   expect_error([] { Scan<std::int32_t> scan("fastest"); }, {"fastest", "blelloch", "lookback"});
 }
 
-TEST(ScanErrors, LookbackRefusedWithoutForwardProgress) {
+TEST(ScanErrors, LookbackRefusedOffNvidiaGpus) {
   clf::DeviceInfo pocl;
   pocl.type = clf::DeviceType::cpu;
   pocl.vendor = "AuthenticAMD";
+  pocl.platform_name = "Portable Computing Language";
   pocl.name = "pthread-haswell";
   expect_error([&] { clf::primitives::resolve_scan_variant("lookback", pocl); },
-               {"lookback", "forward progress", "pthread-haswell"});
-  if (!clf::has_forward_progress(clf::Runtime::shared().device())) {
-    expect_error([] { Scan<float> scan("lookback"); }, {"forward progress"});
+               {"lookback", "NVIDIA GPUs only", "forward progress", "pthread-haswell"});
+  if (!clf::primitives::lookback_scan_runs_on(clf::Runtime::shared().device())) {
+    expect_error([] { Scan<float> scan("lookback"); }, {"NVIDIA GPUs only"});
   }
 }
 

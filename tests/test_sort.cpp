@@ -168,11 +168,14 @@ TEST(Sort, VectorConveniences) {
   EXPECT_TRUE(empty.empty());
 }
 
-TEST(Sort, DefaultPicksOnesweepOnlyWithForwardProgress) {
+TEST(Sort, DefaultPicksOnesweepOnNvidiaGpus) {
   Sorter sorter;
-  const bool progress = clf::has_forward_progress(clf::Runtime::shared().device());
+  const clf::DeviceInfo& device = clf::Runtime::shared().device();
+  const bool nvidia =
+      clf::has_forward_progress(device) &&
+      clf::primitives::device_class(device) == clf::primitives::DeviceClass::nvidia_gpu;
   EXPECT_EQ(sorter.variant(), "default");
-  EXPECT_EQ(sorter.algorithm(), progress ? "onesweep" : "radix");
+  EXPECT_EQ(sorter.algorithm(), nvidia ? "onesweep" : "radix");
   EXPECT_EQ(Sorter("bitonic-fused").algorithm(), "bitonic-fused-16");
 }
 

@@ -66,7 +66,7 @@ TEST(Tuning, DefaultScanFollowsTheRow) {
   const clf::primitives::Scan<cl_int> scan(runtime);
   if (clf::primitives::tuning_for(runtime.device()).scan.layout ==
           clf::primitives::Layout::chunks &&
-      !clf::has_forward_progress(runtime.device())) {
+      !clf::primitives::lookback_scan_runs_on(runtime.device())) {
     EXPECT_EQ(scan.variant(), "chunks");
   } else {
     EXPECT_NE(scan.variant(), "chunks");
@@ -164,27 +164,34 @@ TEST(Tuning, SortWithRawKeys) {
   config.unroll = false;
   config.program_per_key_kind = true;
   config.raw_tile_keys = {true, true, true};
+  config.ranking = SortRanking::warp_match;
   const std::size_t n = 3 * 4096 + 777;
+  // Onesweep with warp ranking is NVIDIA's default path (there with the ranking in PTX).
+  std::vector<std::string> variants = {"radix-match"};
+  if (clf::has_forward_progress(runtime.device())) variants.push_back("onesweep");
   for (const bool early : {true, false}) {
     config.early_counts = config.early_counts_with_values = early;
-    clf::primitives::Sorter sorter(runtime, "radix-match", config);
-    for (const bool with_values : {false, true}) {
-      for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
-        const std::string what = std::string(with_values ? "key-value" : "keys") +
-                                 (early ? ", early counts" : "") + ", raw keys";
-        sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 2), with_values,
-                                "uint32 " + what);
-        sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 3), with_values,
-                                "int32 " + what);
-        sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 4), with_values,
-                                "float32 " + what);
+    for (const std::string& variant : variants) {
+      clf::primitives::Sorter sorter(runtime, variant, config);
+      for (const bool with_values : {false, true}) {
+        for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
+          const std::string what = variant + (with_values ? ", key-value" : ", keys") +
+                                   (early ? ", early counts" : "") + ", raw keys";
+          sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 2), with_values,
+                                  "uint32 " + what);
+          sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 3), with_values,
+                                  "int32 " + what);
+          sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 4), with_values,
+                                  "float32 " + what);
+        }
       }
     }
   }
 }
 
 // The radix sort under shapes and rankings other than the table's: small tiles, warp ranking
-// (emulated off NVIDIA) with and without early counts.
+// (emulated off NVIDIA) with and without early counts, the tiles placed by upsweep and downsweep
+// or by Onesweep's look-back (where work-groups have forward progress).
 TEST(Tuning, SortUnderOtherConfigs) {
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
@@ -194,8 +201,13 @@ TEST(Tuning, SortUnderOtherConfigs) {
   config.unroll = false;
   for (const bool early : {true, false}) {
     config.early_counts = config.early_counts_with_values = early;
-    for (const char* variant : {"radix-tiles", "radix-match"}) {
-      clf::primitives::Sorter sorter(runtime, variant, config);
+    // "onesweep" ranks as config.ranking says: both rankings.
+    for (const char* variant : {"radix-tiles", "radix-match", "onesweep", "onesweep-match"}) {
+      const bool onesweep = std::string(variant).rfind("onesweep", 0) == 0;
+      if (onesweep && !clf::has_forward_progress(runtime.device())) continue;
+      config.ranking =
+          std::string(variant) == "onesweep-match" ? SortRanking::warp_match : SortRanking::split;
+      clf::primitives::Sorter sorter(runtime, onesweep ? "onesweep" : variant, config);
       const std::vector<cl_uint> keys = random_keys(5000, early ? 1 : 2);
       std::vector<cl_uint> expected = keys;
       std::stable_sort(expected.begin(), expected.end());
@@ -239,7 +251,9 @@ TEST(Tuning, ScanUnderAnotherTile) {
 // the ticket). Runs where the look-back does (NVIDIA GPUs).
 TEST(Tuning, LookbackScanSwitchesTileBySize) {
   clf::Runtime& runtime = clf::Runtime::shared();
-  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no look-back on this device";
+  if (!clf::primitives::lookback_scan_runs_on(runtime.device())) {
+    GTEST_SKIP() << "no look-back scan on this device";
+  }
   clf::primitives::ScanConfig config = clf::primitives::tuning_for(runtime.device()).scan;
   config.lookback_tile = TileShape{32, 8};
   config.lookback_large_tile = TileShape{64, 16};
@@ -263,7 +277,9 @@ TEST(Tuning, LookbackScanSwitchesTileBySize) {
 // below lookback_large_from. Runs where the look-back does (NVIDIA GPUs).
 TEST(Tuning, PipelinedLookbackScanIsExact) {
   clf::Runtime& runtime = clf::Runtime::shared();
-  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no look-back on this device";
+  if (!clf::primitives::lookback_scan_runs_on(runtime.device())) {
+    GTEST_SKIP() << "no look-back scan on this device";
+  }
   for (const std::size_t groups_per_cu : {1, 4, 7}) {
     for (const TileShape tile :
          {TileShape{32, 8}, TileShape{128, 16}, TileShape{128, 32}, TileShape{256, 32}}) {

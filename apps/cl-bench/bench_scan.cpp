@@ -71,9 +71,9 @@ class ScanCase : public bench::BenchCase {
   std::vector<std::size_t> default_sizes(bool quick) const override {
     return quick ? powers_of_two(10, 20, 5) : powers_of_two(16, 28, 2);
   }
-  // 0 where the variant cannot run (lookback without forward progress between work-groups).
+  // 0 where the variant cannot run (lookback off NVIDIA GPUs).
   std::size_t max_size(const clf::Runtime& runtime) const override {
-    if (variant_ == "lookback" && !clf::has_forward_progress(runtime.device())) {
+    if (variant_ == "lookback" && !clf::primitives::lookback_scan_runs_on(runtime.device())) {
       return 0;
     }
     // blelloch pads to a power of two; naive ping-pongs: count three arrays to be safe.

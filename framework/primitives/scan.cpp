@@ -33,10 +33,14 @@ const std::vector<std::string>& scan_variants() {
   return names;
 }
 
+bool lookback_scan_runs_on(const DeviceInfo& device) {
+  return has_forward_progress(device) && device_class(device) == DeviceClass::nvidia_gpu;
+}
+
 std::vector<std::string> scan_variants(const DeviceInfo& device) {
   std::vector<std::string> names;
   for (const std::string& name : scan_variants()) {
-    if (name != "lookback" || has_forward_progress(device)) names.push_back(name);
+    if (name != "lookback" || lookback_scan_runs_on(device)) names.push_back(name);
   }
   return names;
 }
@@ -52,14 +56,15 @@ std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& d
     throw unknown_variant("scan", variant, names);
   }
   if (variant == "default") {
-    if (has_forward_progress(device)) return "lookback";
+    if (lookback_scan_runs_on(device)) return "lookback";
     return config.layout == Layout::chunks ? "chunks" : "reduce-then-scan";
   }
-  if (variant == "lookback" && !has_forward_progress(device)) {
-    throw Error("scan variant 'lookback' needs forward progress between work-groups, which " +
-                device.name + " (" + device.vendor +
-                ") does not guarantee: a waiting work-group could starve the one it waits "
-                "for and hang. Use 'default' or 'reduce-then-scan' there.");
+  if (variant == "lookback" && !lookback_scan_runs_on(device)) {
+    throw Error(
+        "scan variant 'lookback' runs on NVIDIA GPUs only: it needs forward progress "
+        "between work-groups and NVIDIA's warp instructions, and " +
+        device.name + " (" + device.vendor +
+        ") is not one. Use 'default' or 'reduce-then-scan' there.");
   }
   return variant;
 }

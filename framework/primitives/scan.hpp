@@ -38,12 +38,14 @@ constexpr std::size_t kMaxScanElements = (std::size_t{1} << 31) - 1;
 
 // Every variant name, "default" first.
 const std::vector<std::string>& scan_variants();
-// The variants that can run on `device`: all but "lookback" where forward progress between
-// work-groups is not guaranteed.
+// Whether the decoupled look-back scan ("lookback") runs on `device`: it needs forward progress
+// between work-groups and NVIDIA's warp instructions (inline PTX), so NVIDIA GPUs only.
+bool lookback_scan_runs_on(const DeviceInfo& device);
+// The variants that can run on `device`: all but "lookback" where it cannot.
 std::vector<std::string> scan_variants(const DeviceInfo& device);
 // The variant that runs for `variant` on `device`: "default" becomes "lookback", or where that
 // cannot run, "chunks" or "reduce-then-scan" by the config's layout (the tuning table's by
-// default). Throws Error for an unknown name, or "lookback" without forward progress.
+// default). Throws Error for an unknown name, or "lookback" where it cannot run.
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device);
 std::string resolve_scan_variant(const std::string& variant, const DeviceInfo& device,
                                  const ScanConfig& config);

@@ -104,7 +104,7 @@ class LookbackScan : public Algorithm<T> {
   }
 
   // The kernel's warp operations are inline PTX (-DCLF_PTX): this variant runs only where
-  // has_forward_progress() holds, that is on NVIDIA GPUs.
+  // lookback_scan_runs_on() holds, that is on NVIDIA GPUs.
   CLKernel lookback_kernel(const detail::TileShape& shape, bool pipelined) {
     const std::string& extra = config_.lookback_options;
     return CLKernel(

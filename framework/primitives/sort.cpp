@@ -19,9 +19,11 @@ struct Variant {
   std::unique_ptr<SortAlgorithm> (*make)(Runtime& runtime, const SortConfig& config);
 };
 
-// "default": onesweep where work-groups make forward progress, else radix.
+// "default": onesweep on NVIDIA GPUs, else radix (on CPUs, where onesweep also runs, radix's
+// tiles are the faster shape: docs/sort.md).
 std::unique_ptr<SortAlgorithm> make_default(Runtime& runtime, const SortConfig& config) {
-  const bool onesweep = has_forward_progress(runtime.device());
+  const bool onesweep = has_forward_progress(runtime.device()) &&
+                        device_class(runtime.device()) == DeviceClass::nvidia_gpu;
   return sorting::make_radix_sort(runtime, config, RadixTiles::device_choice, onesweep, false);
 }
 
