@@ -19,8 +19,8 @@ struct Variant {
   std::unique_ptr<SortAlgorithm> (*make)(Runtime& runtime, const SortConfig& config);
 };
 
-// "default": onesweep on NVIDIA GPUs, else radix (on CPUs, where onesweep also runs, radix's
-// tiles are the faster shape: docs/sort.md).
+// "default": onesweep on NVIDIA GPUs, else radix. Onesweep also runs on PoCL, but there its
+// waiting work-groups spin on the cores the others need (tens of times slower: docs/sort-log.md).
 std::unique_ptr<SortAlgorithm> make_default(Runtime& runtime, const SortConfig& config) {
   const bool onesweep = has_forward_progress(runtime.device()) &&
                         device_class(runtime.device()) == DeviceClass::nvidia_gpu;
