@@ -227,6 +227,15 @@ TEST(Sort, BadArguments) {
     expect_error([&] { s.check_size(limit + 1, true); }, {std::to_string(limit + 1), variant});
   }
 
+  clf::DeviceInfo other_gpu;
+  other_gpu.type = clf::DeviceType::gpu;
+  other_gpu.vendor = "Advanced Micro Devices, Inc.";
+  other_gpu.name = "gfx1100";
+  expect_error([&] { clf::primitives::check_sort_variant("onesweep", other_gpu); },
+               {"onesweep", "forward progress", "gfx1100"});
+  EXPECT_NO_THROW(clf::primitives::check_sort_variant("radix", other_gpu));
+  expect_error([&] { clf::primitives::check_sort_variant("quick", other_gpu); },
+               {"quick", "onesweep"});
   if (!clf::has_forward_progress(runtime.device())) {
     expect_error([] { Sorter s("onesweep"); }, {"onesweep", "forward progress"});
   }

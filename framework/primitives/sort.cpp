@@ -79,12 +79,21 @@ const std::vector<std::string>& sort_variants() {
   return names;
 }
 
+void check_sort_variant(const std::string& variant, const DeviceInfo& device) {
+  const Variant& found = find_variant(variant);
+  if (std::string(found.name) == "onesweep" && !has_forward_progress(device)) {
+    throw Error("sort: variant 'onesweep' needs forward progress between work-groups, which " +
+                describe(device) + " does not guarantee; use 'radix' or 'default'");
+  }
+}
+
 struct Sorter::Impl {
   std::string variant;
   std::string algorithm_name;
   std::unique_ptr<SortAlgorithm> algorithm;
 
   Impl(Runtime& runtime, const std::string& name, const SortConfig& config) : variant(name) {
+    check_sort_variant(name, runtime.device());
     const Variant& found = find_variant(name);
     algorithm = found.make(runtime, config);
     algorithm_name = name == "default" ? algorithm->name() : found.name;

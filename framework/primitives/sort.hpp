@@ -50,12 +50,15 @@ namespace clf::primitives {
 
 // The variant names a Sorter accepts, in the order cl-bench runs them.
 const std::vector<std::string>& sort_variants();
+// Throws Error for an unknown variant, or one that cannot run on `device` ("onesweep" where
+// work-groups lack forward progress: has_forward_progress()).
+void check_sort_variant(const std::string& variant, const DeviceInfo& device);
 
 // Sorts buffers with one variant, keeping its compiled kernels and temporary buffers between
 // calls (they grow to the largest size seen). Not thread-safe; use one Sorter per thread.
 class Sorter {
  public:
-  // Throws Error for an unknown variant, or "onesweep" on a device without forward progress.
+  // Throws Error as check_sort_variant does.
   explicit Sorter(Runtime& runtime, const std::string& variant = "default");
   // The radix variants ("default", "radix", "radix-tiles", "radix-match", "onesweep") take
   // their tile shapes and ranking from `config`; the others ignore it. Throws Error for a config

@@ -51,10 +51,6 @@ class RadixSort : public SortAlgorithm {
         chunks_(runtime.device().type == DeviceType::cpu && tiles == RadixTiles::device_choice),
         ranking_(choose_ranking(runtime.device(), config, tiles)) {
     config_.check();
-    if (onesweep && !has_forward_progress(runtime.device())) {
-      throw Error("sort: variant 'onesweep' needs forward progress between work-groups, which " +
-                  describe(runtime.device()) + " does not guarantee; use 'radix' or 'default'");
-    }
   }
 
   std::string name() const override { return onesweep_ ? "onesweep" : "radix"; }
