@@ -22,8 +22,7 @@ struct Variant {
 // "default": onesweep on NVIDIA GPUs, else radix. Onesweep also runs on PoCL, but there its
 // waiting work-groups spin on the cores the others need (tens of times slower: docs/sort-log.md).
 std::unique_ptr<SortAlgorithm> make_default(Runtime& runtime, const SortConfig& config) {
-  const bool onesweep = has_forward_progress(runtime.device()) &&
-                        device_class(runtime.device()) == DeviceClass::nvidia_gpu;
+  const bool onesweep = device_class(runtime.device()) == DeviceClass::nvidia_gpu;
   return sorting::make_radix_sort(runtime, config, RadixTiles::device_choice, onesweep, false);
 }
 
