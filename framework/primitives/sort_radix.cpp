@@ -15,8 +15,10 @@ namespace {
 constexpr const char* kFile = "kernels/primitives/sort/radix.cl";
 constexpr std::size_t kDigits = 256;
 constexpr cl_uint kPasses = 4;
-// GLOBAL_WG in radix.cl: the onesweep histogram and scan kernels.
+// GLOBAL_WG in radix_onesweep.cl: the onesweep histogram kernel.
 constexpr std::size_t kGlobalWorkGroup = 256;
+// ONESWEEP_COUNTERS in radix_onesweep.cl: a ticket counter per pass, the histogram's done count.
+constexpr std::size_t kCounterWords = kPasses + 1;
 // Onesweep packs a count into 30 bits of a look-back word.
 constexpr std::size_t kOnesweepMaxKeys = (std::size_t{1} << 30) - 1;
 
@@ -156,18 +158,20 @@ class RadixSort : public SortAlgorithm {
     const std::size_t status_words = tiles * kDigits;
     auto& status_even = temporary<cl_uint>("status-even", status_words);
     auto& status_odd = temporary<cl_uint>("status-odd", status_words);
-    auto& tickets = temporary<cl_uint>("tickets", kPasses);
+    auto& counters = temporary<cl_uint>("counters", kCounterWords);
+    auto& digit_counts = temporary<cl_uint>("digit-counts", kPasses * kDigits);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    // The init kernel zeroes the tickets and digit counts, and the first pass's status array
-    // only where it is new (see status_even_cleared_).
-    const bool clear_status = status_even_cleared_ != status_even.mem()() ||
-                              status_even_cleared_size_ != status_even.size();
-    const std::size_t clear_words = clear_status ? status_even.size() : 0;
-    radix_kernel("radix_onesweep_init", with_values, kind)(
-        Range::linear(std::max<std::size_t>(clear_words, kPasses * kDigits), 256), status_even,
-        static_cast<cl_uint>(clear_words), tickets, digit_offsets);
-    status_even_cleared_ = nullptr;  // until all four passes are enqueued
+    // A whole sort leaves the first pass's status array, the counters and the digit counts zero
+    // for the next one; the init kernel zeroes them only when they are new (see zeroed_).
+    const ZeroedState state{status_even.mem()(), status_even.size(), counters.mem()(),
+                            digit_counts.mem()()};
+    if (zeroed_ != state) {
+      radix_kernel("radix_onesweep_init", with_values, kind)(
+          Range::linear(std::max<std::size_t>(status_even.size(), kPasses * kDigits), 256),
+          status_even, static_cast<cl_uint>(status_even.size()), counters, digit_counts);
+    }
+    zeroed_ = {};  // until all four passes are enqueued
     // Enough work-groups to fill the device (histogram_groups_per_cu per compute unit, each at
     // most 8 keys per work-item per round); each strides over the keys.
     const std::size_t groups = std::max<std::size_t>(
@@ -176,9 +180,7 @@ class RadixSort : public SortAlgorithm {
                               config_.histogram_groups_per_cu * runtime().device().compute_units));
     radix_kernel("radix_global_histogram", with_values, kind)(
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
-        count, digit_offsets);
-    radix_kernel("radix_global_scan", with_values, kind)(
-        Range::linear(kGlobalWorkGroup, kGlobalWorkGroup), digit_offsets);
+        count, digit_counts, counters, digit_offsets);
     const Range range = Range::linear(tiles * config_.work_group, config_.work_group);
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
@@ -188,15 +190,14 @@ class RadixSort : public SortAlgorithm {
                 auto& next_status = pass % 2 == 0 ? status_odd : status_even;
                 if (with_values) {
                   onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
-                           *values_to, count, shift, pass, tickets, read_only(digit_offsets),
+                           *values_to, count, shift, pass, counters, read_only(digit_offsets),
                            status, next_status);
                 } else {
-                  onesweep(range, read_only(from), to, key_kind, count, shift, pass, tickets,
+                  onesweep(range, read_only(from), to, key_kind, count, shift, pass, counters,
                            read_only(digit_offsets), status, next_status);
                 }
               });
-    status_even_cleared_ = status_even.mem()();
-    status_even_cleared_size_ = status_even.size();
+    zeroed_ = state;
   }
 
   SortConfig config_;
@@ -206,12 +207,22 @@ class RadixSort : public SortAlgorithm {
   Ranking ranking_;
   // Keys per work-item of the sort in progress (by key kind and values).
   std::size_t items_ = 16;
-  // The onesweep status array the first pass uses, and whether all of it is zero: every pass
-  // clears the other array for the next one, so after a whole sort the first pass's array is
-  // zero again where a pass used it, and it needs clearing only when it is new. (A reallocated
-  // array is larger, so the pair (buffer, size) tells a new one.)
-  cl_mem status_even_cleared_ = nullptr;
-  std::size_t status_even_cleared_size_ = 0;
+  // The onesweep buffers a whole sort leaves zero (the first pass's status array: every pass
+  // clears the other array for the next one; the counters and digit counts: the histogram's
+  // last work-group), as they were when the last sort was enqueued whole; empty while a sort is
+  // being enqueued, so a sort cut short leaves them to the init kernel. (A reallocated status
+  // array is larger, so (buffer, size) tells a new one.)
+  struct ZeroedState {
+    cl_mem status = nullptr;
+    std::size_t status_size = 0;
+    cl_mem counters = nullptr;
+    cl_mem digit_counts = nullptr;
+    bool operator!=(const ZeroedState& other) const {
+      return status != other.status || status_size != other.status_size ||
+             counters != other.counters || digit_counts != other.digit_counts;
+    }
+  };
+  ZeroedState zeroed_;
 };
 
 }  // namespace

@@ -10,8 +10,8 @@
 // VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
 // permutation and stability) are checked against a CPU sort of the same bits as the key type
 // unless NOVERIFY=1.
-// Each line: median span of RUNS sorts, then the median time of each launch in order (init,
-// histogram, scan, the four passes).
+// Each line: median span of RUNS sorts, then the median time of each launch in order (the
+// histogram, the four passes; the untimed first sort also zeroes the Sorter's new buffers).
 //
 //   sort-probe --wginfo 'label|build options|file' ...
 // builds `file` (an embedded kernel file, or "mini": small kernels with and without inline PTX,

@@ -13,35 +13,38 @@ namespace {
 
 // The buffers and kernels of one direct-launch onesweep sort.
 struct RawSort {
-  cl::Kernel &init, &histogram, &scan, &pass;
-  cl::Buffer &work, &other, &even, &odd, &tickets, &digits;
-  std::size_t n, wg, tiles, status_words, units;
+  cl::Kernel &histogram, &pass;
+  cl::Buffer &work, &other, &even, &odd, &counters, &digit_counts, &digit_offsets;
+  std::size_t n, wg, tiles, units;
 };
 
-// Enqueues one sort (init, histogram, scan, four passes), an event each.
+// Zeroes what the first sort needs zero (each sort leaves it zero for the next).
+cl_int enqueue_raw_init(const cl::CommandQueue& queue, cl::Kernel& init, const RawSort& sort,
+                        std::size_t status_words) {
+  init.setArg(0, sort.even);
+  init.setArg(1, static_cast<cl_uint>(status_words));
+  init.setArg(2, sort.counters);
+  init.setArg(3, sort.digit_counts);
+  const std::size_t items = (std::max<std::size_t>(status_words, 1024) + 255) / 256 * 256;
+  return queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(items), cl::NDRange(256));
+}
+
+// Enqueues one sort (histogram, four passes), an event each.
 cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
                         std::vector<cl::Event>& events) {
-  auto& [init, histogram, scan, pass, work, other, even, odd, tickets, digits, n, wg, tiles,
-         status_words, units] = sort;
+  auto& [histogram, pass, work, other, even, odd, counters, digit_counts, digit_offsets, n, wg,
+         tiles, units] = sort;
   const cl_uint count = static_cast<cl_uint>(n), kind = 0;
   cl_int status = CL_SUCCESS;
-  init.setArg(0, even);
-  init.setArg(1, static_cast<cl_uint>(status_words));
-  init.setArg(2, tickets);
-  init.setArg(3, digits);
-  const std::size_t init_items = (std::max<std::size_t>(status_words, 1024) + 255) / 256 * 256;
-  status |= queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(init_items),
-                                       cl::NDRange(256), nullptr, &events[0]);
   histogram.setArg(0, work);
   histogram.setArg(1, kind);
   histogram.setArg(2, count);
-  histogram.setArg(3, digits);
+  histogram.setArg(3, digit_counts);
+  histogram.setArg(4, counters);
+  histogram.setArg(5, digit_offsets);
   const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
   status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
-                                       cl::NDRange(256), nullptr, &events[1]);
-  scan.setArg(0, digits);
-  status |= queue.enqueueNDRangeKernel(scan, cl::NullRange, cl::NDRange(256), cl::NDRange(256),
-                                       nullptr, &events[2]);
+                                       cl::NDRange(256), nullptr, &events[0]);
   for (cl_uint p = 0; p < 4; ++p) {
     pass.setArg(0, p % 2 == 0 ? work : other);
     pass.setArg(1, p % 2 == 0 ? other : work);
@@ -49,12 +52,12 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
     pass.setArg(3, count);
     pass.setArg(4, 8 * p);
     pass.setArg(5, p);
-    pass.setArg(6, tickets);
-    pass.setArg(7, digits);
+    pass.setArg(6, counters);
+    pass.setArg(7, digit_offsets);
     pass.setArg(8, p % 2 == 0 ? even : odd);
     pass.setArg(9, p % 2 == 0 ? odd : even);
     status |= queue.enqueueNDRangeKernel(pass, cl::NullRange, cl::NDRange(tiles * wg),
-                                         cl::NDRange(wg), nullptr, &events[3 + p]);
+                                         cl::NDRange(wg), nullptr, &events[1 + p]);
   }
   return status;
 }
@@ -75,8 +78,9 @@ int raw(clf::Runtime& rt, int argc, char** argv) {
   const cl::CommandQueue& queue = rt.queue();
   const cl::Device& device = rt.device().device;
   cl::Buffer input(context, CL_MEM_READ_WRITE, 4 * n), work(context, CL_MEM_READ_WRITE, 4 * n),
-      other(context, CL_MEM_READ_WRITE, 4 * n), tickets(context, CL_MEM_READ_WRITE, 16),
-      digits(context, CL_MEM_READ_WRITE, 4096);
+      other(context, CL_MEM_READ_WRITE, 4 * n), counters(context, CL_MEM_READ_WRITE, 20),
+      digit_counts(context, CL_MEM_READ_WRITE, 4096),
+      digit_offsets(context, CL_MEM_READ_WRITE, 4096);
   queue.enqueueWriteBuffer(input, CL_TRUE, 0, 4 * n, keys.data());
   const std::string text = clf::kernel_source("kernels/primitives/sort/radix.cl").text;
   const std::size_t units = rt.device().compute_units;
@@ -102,19 +106,18 @@ int raw(clf::Runtime& rt, int argc, char** argv) {
     cl::Buffer even(context, CL_MEM_READ_WRITE, 4 * status_words),
         odd(context, CL_MEM_READ_WRITE, 4 * status_words);
     cl::Kernel init(program, "radix_onesweep_init"), histogram(program, "radix_global_histogram"),
-        scan(program, "radix_global_scan"), pass(program, "radix_onesweep");
-    std::vector<std::vector<double>> per(7);
+        pass(program, "radix_onesweep");
+    const RawSort sort{histogram,    pass,          work, other, even,  odd,  counters,
+                       digit_counts, digit_offsets, n,    wg,    tiles, units};
+    std::vector<std::vector<double>> per(5);
     std::vector<double> spans;
     bool right = true;
-    cl_int status = CL_SUCCESS;
+    cl_int status = enqueue_raw_init(queue, init, sort, status_words);
     for (int r = 0; r <= runs && status == CL_SUCCESS; ++r) {
       queue.enqueueCopyBuffer(input, work, 0, 0, 4 * n);
       queue.finish();
-      std::vector<cl::Event> events(7);
-      status |= enqueue_raw_sort(queue,
-                                 RawSort{init, histogram, scan, pass, work, other, even, odd,
-                                         tickets, digits, n, wg, tiles, status_words, units},
-                                 events);
+      std::vector<cl::Event> events(5);
+      status |= enqueue_raw_sort(queue, sort, events);
       status |= queue.finish();
       if (status != CL_SUCCESS) break;
       if (r == 0) {

@@ -9,11 +9,11 @@
 // tiles) comes from one of two schemes:
 //   radix_upsweep + scan + radix_downsweep: portable (any OpenCL device). Tile histograms are
 //     written digit-major, scanned, and read back by the tile.
-//   radix_global_histogram + radix_global_scan once, then radix_onesweep per pass: Onesweep
-//     (Adinets & Merrill 2022). Tiles take ids from an atomic ticket and chain their digit
-//     counts through a decoupled look-back, so each pass reads and writes the keys once. This
-//     waits on other work-groups and so needs forward progress between them (NVIDIA GPUs): the
-//     host never chooses it elsewhere.
+//   radix_global_histogram once (its last work-group scans the counts), then radix_onesweep
+//     per pass: Onesweep (Adinets & Merrill 2022). Tiles take ids from an atomic ticket and
+//     chain their digit counts through a decoupled look-back, so each pass reads and writes the
+//     keys once. This waits on other work-groups and so needs forward progress between them
+//     (NVIDIA GPUs, PoCL's CPU drivers): the host checks for it.
 //
 // The parts: radix_tile.cl (tile memory, load, scatter, split ranking), radix_warp_rank.cl (warp
 // multi-split), this file's portable kernels, radix_onesweep.cl (the Onesweep kernels).

@@ -1,20 +1,29 @@
 // Part of radix.cl (included there, after the tile steps): the Onesweep kernels.
 // --- onesweep (forward progress between work-groups required) --------------------------------
 
-// Zeroes the look-back status of the first pass, the tickets and the digit counts.
-__kernel void radix_onesweep_init(__global uint* status, uint status_words, __global uint* tickets,
+// The sort's counters: a ticket counter per pass, then the histogram's count of finished
+// work-groups.
+#define ONESWEEP_DONE PASSES
+#define ONESWEEP_COUNTERS (PASSES + 1)
+
+// Zeroes the look-back status of the first pass, the counters and the digit counts. Every sort
+// leaves them zero for the next one (the passes clear the status, the histogram's last
+// work-group the rest), so the host runs this only for new buffers.
+__kernel void radix_onesweep_init(__global uint* status, uint status_words, __global uint* counters,
                                   __global uint* digit_counts) {
   const uint i = get_global_id(0);
   if (i < status_words) status[i] = 0;
-  if (i < PASSES) tickets[i] = 0;
+  if (i < ONESWEEP_COUNTERS) counters[i] = 0;
   if (i < PASSES * DIGITS) digit_counts[i] = 0;
 }
 
-// The global histogram and scan run with work-groups of GLOBAL_WG, whatever the tile shape.
+// The global histogram runs with work-groups of GLOBAL_WG, whatever the tile shape.
 #define GLOBAL_WG 256
 
 // Counts the digits of all four passes in one read of the keys: uint4 loads, two in flight per
-// work-item, into per-work-group counters in local memory.
+// work-item, into per-work-group counters in local memory, added to digit_counts. The last
+// work-group to finish turns the counts into each digit's first output index (digit_offsets)
+// and leaves the counts and counters zero for the next sort, so that a sort is five launches.
 #define HIST_WORDS (PASSES * DIGITS)
 #define COUNT_KEY(bits)                                                                         \
   do {                                                                                          \
@@ -29,9 +38,12 @@ __kernel void radix_onesweep_init(__global uint* status, uint status_words, __gl
     COUNT_KEY(q.w);   \
   } while (0)
 __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_histogram(
-    KEYS_IN(keys), uint key_kind, uint n, __global uint* digit_counts) {
+    KEYS_IN(keys), uint key_kind, uint n, __global uint* digit_counts, __global uint* counters,
+    __global uint* digit_offsets) {
   BIND_KEYS_IN(keys);
   __local uint counts[HIST_WORDS];
+  __local uint scratch[GLOBAL_WG + 32];
+  __local uint last_group;
   const uint lid = get_local_id(0);
   for (uint d = lid; d < HIST_WORDS; d += GLOBAL_WG) counts[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -57,28 +69,34 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
     const uint sum = counts[d];
     if (sum != 0) atomic_add(&digit_counts[d], sum);
   }
-}
-#undef COUNT_QUAD
-#undef COUNT_KEY
-#undef HIST_WORDS
-
-// One work-group: digit counts -> each digit's first output index, per pass, in place.
-__kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_global_scan(
-    __global uint* digit_counts) {
-  __local uint scratch[GLOBAL_WG + 32];
-  const uint lid = get_local_id(0);
+  // Every work-item's additions before its group counts itself done.
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    last_group = atomic_inc(&counters[ONESWEEP_DONE]) == get_num_groups(0) - 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!last_group) return;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
   for (uint p = 0; p < PASSES; ++p) {
     uint carry = 0;
     for (uint d0 = 0; d0 < DIGITS; d0 += GLOBAL_WG) {
       const uint d = d0 + lid;
-      const uint count = d < DIGITS ? digit_counts[p * DIGITS + d] : 0;
+      // Read through the atomic, which also zeroes the count for the next sort.
+      const uint count = d < DIGITS ? atomic_xchg(&digit_counts[p * DIGITS + d], 0) : 0;
       uint total;
       const uint prefix = wg_exclusive_scan(count, scratch, GLOBAL_WG, &total);
-      if (d < DIGITS) digit_counts[p * DIGITS + d] = carry + prefix;
+      if (d < DIGITS) digit_offsets[p * DIGITS + d] = carry + prefix;
       carry += total;
     }
   }
+  // The previous sort's passes have finished (they ran before this kernel), and this sort's
+  // start after it.
+  if (lid < ONESWEEP_COUNTERS) counters[lid] = 0;
 }
+#undef COUNT_QUAD
+#undef COUNT_KEY
+#undef HIST_WORDS
 
 // Digit d's exclusive prefix for `tile` (> 0): the sum of the counts published by the tiles
 // before it, back to the first one that has published its inclusive prefix (which includes
@@ -130,7 +148,7 @@ inline void resolve_runs(__global uint* status, uint tile, const __global uint* 
 
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass,
-    __global uint* tickets, const __global uint* digit_offsets, __global uint* status,
+    __global uint* counters, const __global uint* digit_offsets, __global uint* status,
     __global uint* next_status) {
   BIND_KEYS_IN(keys);
   BIND_KEYS_OUT(keys_out);
@@ -139,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   const uint lid = get_local_id(0);
   // Tiles are numbered in the order work-groups start, so every tile a work-group waits for
   // below has started and will finish.
-  if (lid == 0) tile_id = atomic_inc(&tickets[pass]);
+  if (lid == 0) tile_id = atomic_inc(&counters[pass]);
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_id;
   // The next pass uses the other status array; this pass clears it (the pass before this one,

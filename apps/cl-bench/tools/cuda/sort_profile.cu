@@ -84,8 +84,9 @@ CUfunction kernel(CUmodule module, const char* name) {
 // Device buffers of one sort and the kernel arguments that point into them (the launches keep
 // pointers to these members, so a SortLaunches is neither copied nor moved).
 struct SortLaunches {
-  CUdeviceptr keys[2], values[2], status[2], tickets, digit_counts;
+  CUdeviceptr keys[2], values[2], status[2], counters, digit_counts, digit_offsets;
   unsigned status_words, key_kind = 0, count, shift[kPasses], pass_index[kPasses];
+  Launch init;  // once: every sort leaves what it zeroes zero
   std::vector<Launch> launches;
 
   SortLaunches(CUmodule module, unsigned n, unsigned items, bool with_values, int sms) : count(n) {
@@ -97,15 +98,15 @@ struct SortLaunches {
       CHECK(cuMemAlloc(&values[b], size_t(n) * 4));
       CHECK(cuMemAlloc(&status[b], size_t(status_words) * 4));
     }
-    CHECK(cuMemAlloc(&tickets, kPasses * 4));
+    CHECK(cuMemAlloc(&counters, (kPasses + 1) * 4));
     CHECK(cuMemAlloc(&digit_counts, kPasses * kDigits * 4));
-    launches.push_back({kernel(module, "radix_onesweep_init"),
-                        (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
-                        {&status[0], &status_words, &tickets, &digit_counts}});
+    CHECK(cuMemAlloc(&digit_offsets, kPasses * kDigits * 4));
+    init = {kernel(module, "radix_onesweep_init"),
+            (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
+            {&status[0], &status_words, &counters, &digit_counts}};
     launches.push_back({kernel(module, "radix_global_histogram"),
                         kHistogramGroupsPerSm * unsigned(sms),
-                        {&keys[0], &key_kind, &count, &digit_counts}});
-    launches.push_back({kernel(module, "radix_global_scan"), 1, {&digit_counts}});
+                        {&keys[0], &key_kind, &count, &digit_counts, &counters, &digit_offsets}});
     const CUfunction pass_kernel = kernel(module, "radix_onesweep");
     for (unsigned p = 0; p < kPasses; ++p) {
       shift[p] = 8 * p;
@@ -116,8 +117,8 @@ struct SortLaunches {
         args.push_back(&values[in]);
         args.push_back(&values[out]);
       }
-      for (void* a : {(void*)&count, (void*)&shift[p], (void*)&pass_index[p], (void*)&tickets,
-                      (void*)&digit_counts, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
+      for (void* a : {(void*)&count, (void*)&shift[p], (void*)&pass_index[p], (void*)&counters,
+                      (void*)&digit_offsets, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
         args.push_back(a);
       }
       launches.push_back({pass_kernel, tiles, args});
@@ -134,15 +135,17 @@ std::vector<std::vector<float>> time_sorts(SortLaunches& sort, const std::vector
   std::vector<std::vector<float>> ms(sort.launches.size());
   std::vector<CUevent> events(sort.launches.size() + 1);
   for (CUevent& e : events) CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+  const auto launch = [](const Launch& l) {
+    CHECK(cuLaunchKernel(l.function, l.groups, 1, 1, kGroup, 1, 1, 0, nullptr,
+                         const_cast<void**>(l.args.data()), nullptr));
+  };
+  launch(sort.init);
   for (int run = 0; run < runs; ++run) {
     CHECK(cuMemcpyHtoD(sort.keys[0], keys.data(), bytes));
     CHECK(cuMemcpyHtoD(sort.values[0], values.data(), bytes));
-    CHECK(cuMemsetD32(sort.status[1], 0, sort.status_words));  // init clears status[0]
     CHECK(cuEventRecord(events[0], nullptr));
     for (size_t l = 0; l < sort.launches.size(); ++l) {
-      const Launch& launch = sort.launches[l];
-      CHECK(cuLaunchKernel(launch.function, launch.groups, 1, 1, kGroup, 1, 1, 0, nullptr,
-                           const_cast<void**>(launch.args.data()), nullptr));
+      launch(sort.launches[l]);
       CHECK(cuEventRecord(events[l + 1], nullptr));
     }
     CHECK(cuEventSynchronize(events.back()));
