@@ -87,6 +87,7 @@ class RadixSort : public SortAlgorithm {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
     if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
+    if (ranking_ == Ranking::match_ptx) text += " -DCLF_PTX=1";  // inline PTX builds here
     if (!config_.build_options.empty()) text += " " + config_.build_options;
     return values_option(with_values, text);
   }

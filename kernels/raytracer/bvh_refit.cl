@@ -2,7 +2,9 @@
 // to arrive stops (atomic flag) and the second, which then knows both children are done,
 // writes the union and goes on. No work-item waits for another, so this is safe without
 // forward progress between work-groups. Child bounds are read through volatile pointers so the
-// second arrival sees what the first wrote (not a stale cached copy).
+// second arrival sees what the first wrote (not a stale cached copy), and the first arrival's
+// writes are fenced for the whole device before its flag.
+#include "kernels/primitives/common/device_fence.cl"
 #include "shared/raytracer/raytracer.h"
 
 __kernel void rt_bvh_refit(uint count, __global RtBvhNode* nodes, __global volatile uint* ready) {
@@ -11,9 +13,9 @@ __kernel void rt_bvh_refit(uint count, __global RtBvhNode* nodes, __global volat
   volatile __global RtBvhNode* volatile_nodes = (volatile __global RtBvhNode*)nodes;
   int node = nodes[count - 1 + i].parent;
   while (node >= 0) {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    device_fence();
     if (atomic_inc(&ready[node]) == 0) return;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    device_fence();
     const int left = volatile_nodes[node].left;
     const int right = volatile_nodes[node].right;
     const float4 left_min = volatile_nodes[left].bounds_min;

@@ -58,6 +58,7 @@
 #if RANK_MATCH == 2
 #include "kernels/primitives/common/nvidia_warp.cl"
 #endif
+#include "kernels/primitives/common/device_fence.cl"
 // Onesweep look-back: each digit's work-item reads LOOKBACK_WINDOW predecessor tiles' status
 // words at once (independent loads) instead of one at a time.
 #ifndef LOOKBACK_WINDOW

@@ -70,14 +70,14 @@ __kernel __attribute__((reqd_work_group_size(GLOBAL_WG, 1, 1))) void radix_globa
     if (sum != 0) atomic_add(&digit_counts[d], sum);
   }
   // Every work-item's additions before its group counts itself done.
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  device_fence();
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     last_group = atomic_inc(&counters[ONESWEEP_DONE]) == get_num_groups(0) - 1;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!last_group) return;
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  device_fence();
   for (uint p = 0; p < PASSES; ++p) {
     uint carry = 0;
     for (uint d0 = 0; d0 < DIGITS; d0 += GLOBAL_WG) {
