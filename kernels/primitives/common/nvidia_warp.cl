@@ -1,7 +1,6 @@
 // NVIDIA warp instructions as inline PTX (sm_70 and later), for the kernels' fast paths that the
-// host builds with -DCLF_PTX only where has_forward_progress() holds (NVIDIA GPUs). Lanes are
-// consecutive local ids (NVIDIA forms warps that way); every lane of the warp takes part in each
-// call (the .sync forms wait for all 32).
+// host builds only for NVIDIA GPUs. Lanes are consecutive local ids (NVIDIA forms warps that
+// way); every lane of the warp takes part in each call (the .sync forms wait for all 32).
 #ifndef KERNELS_COMMON_NVIDIA_WARP_CL
 #define KERNELS_COMMON_NVIDIA_WARP_CL
 

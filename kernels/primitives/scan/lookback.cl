@@ -1,6 +1,6 @@
 // `lookback`: single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
 // DeviceScan), for NVIDIA GPUs: warp operations in inline PTX (shfl.sync, vote.sync; sm_70 and
-// later). The host builds it with -DCLF_PTX only where has_forward_progress() holds.
+// later). The host builds it with -DCLF_PTX only where lookback_scan_runs_on() (NVIDIA GPUs).
 //
 // A tile is TILE = WG_SIZE * ITEMS values in the striped layout of common.cl: CHUNKS rows of
 // WG_SIZE runs of 4 values, so every load and store is an int4 access and each warp instruction
