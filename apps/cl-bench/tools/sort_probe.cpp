@@ -9,7 +9,8 @@
 // each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32),
 // VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
 // permutation and stability) are checked against a CPU sort of the same bits as the key type
-// unless NOVERIFY=1.
+// unless NOVERIFY=1. With KEY_BITS=k in the environment (1 to 32) the keys keep only their low k
+// bits, as keys of a small range (Morton codes, cell ids, small integers) do.
 // Each line: median span of RUNS sorts, then the median time of each launch in order (the
 // histogram, the four passes; the untimed first sort also zeroes the Sorter's new buffers).
 //
@@ -70,7 +71,7 @@ static std::vector<cl_uint> sorted_as(const std::vector<cl_uint>& keys) {
 // The sweep mode's inputs: N keys (and values 0..N-1) on the host and the device, the CPU sorts
 // of the keys' bits as each key type (made when first asked for), and work buffers of each type.
 struct SweepInputs {
-  SweepInputs(clf::Runtime& rt, std::size_t count)
+  SweepInputs(clf::Runtime& rt, std::size_t count, unsigned key_bits)
       : n(count),
         keys(random_keys(count)),
         values(count),
@@ -81,6 +82,9 @@ struct SweepInputs {
         work_f(rt, count),
         work_i(rt, count) {
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<cl_uint>(i);
+    if (key_bits < 32) {
+      for (cl_uint& key : keys) key &= (1u << key_bits) - 1;
+    }
     in_k.write(keys);
     in_v.write(values);
   }
@@ -236,7 +240,13 @@ int main(int argc, char** argv) {
   clf::DeviceRequest request = clf::DeviceRequest::from_environment();
   request.profiling = true;
   clf::Runtime rt(request);
-  SweepInputs inputs(rt, n);
+  const char* bits_text = std::getenv("KEY_BITS");
+  const unsigned key_bits = bits_text ? static_cast<unsigned>(std::atoi(bits_text)) : 32;
+  if (key_bits < 1 || key_bits > 32) {
+    std::fprintf(stderr, "sort-probe: KEY_BITS must be 1 to 32 (got '%s')\n", bits_text);
+    return 2;
+  }
+  SweepInputs inputs(rt, n, key_bits);
   for (int a = 3; a < argc; ++a) {
     const SweepConfiguration config(argv[a]);
     try {

@@ -5,7 +5,7 @@
 // Arguments: PTX file, items per work-item, with values (0/1), keys, runs, and a register cap
 // (0: the JIT's own choice; the OpenCL driver's build of the keys-only pass uses 64, the CUDA
 // JIT left to itself 80). Prints the median time of each launch and checks the result
-// against std::sort.
+// against std::sort. KEY_BITS=k in the environment keeps only the keys' low k bits.
 #include <cuda.h>
 
 #include <algorithm>
@@ -208,11 +208,19 @@ int main(int argc, char** argv) {
   CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
   const CUmodule module = load_module(cuda_ptx(text.str()), max_registers);
 
+  // KEY_BITS=k in the environment keeps the keys' low k bits (as sort-probe).
+  const char* bits_text = std::getenv("KEY_BITS");
+  const unsigned key_bits = bits_text ? std::strtoul(bits_text, nullptr, 10) : 32;
+  if (key_bits < 1 || key_bits > 32) {
+    std::fprintf(stderr, "sort-profile: KEY_BITS must be 1 to 32 (got '%s')\n", bits_text);
+    return 2;
+  }
+  const unsigned key_mask = key_bits == 32 ? ~0u : (1u << key_bits) - 1;
   std::vector<unsigned> keys(n), values(n);
   unsigned x = 2463534242u;
   for (unsigned i = 0; i < n; ++i) {
     x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-    keys[i] = x;
+    keys[i] = x & key_mask;
     values[i] = i;
   }
   SortLaunches sort(module, n, items, with_values, sms);
