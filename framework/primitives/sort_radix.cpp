@@ -87,7 +87,10 @@ class RadixSort : public SortAlgorithm {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
     if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
-    if (ranking_ == Ranking::match_ptx) text += " -DCLF_PTX=1";  // inline PTX builds here
+    // Inline PTX: the ranking's where it builds, and none at all (device_fence() included)
+    // where it did not.
+    if (ranking_ == Ranking::match_ptx) text += " -DCLF_PTX=1";
+    if (inline_ptx_rejected_) text += " -DCLF_NO_PTX=1";
     if (!config_.build_options.empty()) text += " " + config_.build_options;
     return values_option(with_values, text);
   }
@@ -102,6 +105,7 @@ class RadixSort : public SortAlgorithm {
       std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
                 << runtime().device_name() << "; using split ranking: " << error.what() << "\n";
       ranking_ = Ranking::split;
+      inline_ptx_rejected_ = true;
       return kernel(kFile, name, options(kind, with_values));
     }
   }
@@ -206,6 +210,8 @@ class RadixSort : public SortAlgorithm {
   bool onesweep_only_;
   bool chunks_;
   Ranking ranking_;
+  // Whether the device's compiler refused the inline-PTX ranking (then no inline PTX at all).
+  bool inline_ptx_rejected_ = false;
   // Keys per work-item of the sort in progress (by key kind and values).
   std::size_t items_ = 16;
   // The onesweep buffers a whole sort leaves zero (the first pass's status array: every pass
