@@ -78,12 +78,22 @@ const std::vector<std::string>& sort_variants() {
   return names;
 }
 
-void check_sort_variant(const std::string& variant, const DeviceInfo& device) {
-  const Variant& found = find_variant(variant);
+namespace {
+
+// The variant `name` names, if it can run on `device` (else Error, as check_sort_variant says).
+const Variant& variant_for(const std::string& name, const DeviceInfo& device) {
+  const Variant& found = find_variant(name);
   if (std::string(found.name) == "onesweep" && !has_forward_progress(device)) {
     throw Error("sort: variant 'onesweep' needs forward progress between work-groups, which " +
                 describe(device) + " does not guarantee; use 'radix' or 'default'");
   }
+  return found;
+}
+
+}  // namespace
+
+void check_sort_variant(const std::string& variant, const DeviceInfo& device) {
+  variant_for(variant, device);
 }
 
 struct Sorter::Impl {
@@ -92,8 +102,7 @@ struct Sorter::Impl {
   std::unique_ptr<SortAlgorithm> algorithm;
 
   Impl(Runtime& runtime, const std::string& name, const SortConfig& config) : variant(name) {
-    check_sort_variant(name, runtime.device());
-    const Variant& found = find_variant(name);
+    const Variant& found = variant_for(name, runtime.device());
     algorithm = found.make(runtime, config);
     algorithm_name = name == "default" ? algorithm->name() : found.name;
   }
