@@ -189,6 +189,43 @@ TEST(Tuning, SortWithRawKeys) {
   }
 }
 
+// Onesweep's unstable first pass (keys only): tiles placed by a global atomic a digit, ranked by
+// a local atomic a key; full tiles and a last tile mostly padding, random keys and keys of few
+// values (many equal digits across tiles), with the tile keys raw and mapped. Key-value sorts
+// keep the stable first pass.
+TEST(Tuning, SortWithUnstableFirstPass) {
+  using sort_test::make_keys;
+  using sort_test::Pattern;
+  clf::Runtime& runtime = clf::Runtime::shared();
+  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no onesweep on this device";
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 64;
+  config.items = {16, 16, 16};
+  config.items_with_values = {16, 16, 16};
+  config.unroll = false;
+  config.program_per_key_kind = true;
+  config.ranking = SortRanking::warp_match;
+  config.early_counts = config.early_counts_with_values = true;
+  config.unstable_first_pass = true;
+  const std::size_t n = 5 * 1024 + 37;
+  for (const bool raw : {true, false}) {
+    config.raw_tile_keys = {raw, raw, raw};
+    clf::primitives::Sorter sorter(runtime, "onesweep", config);
+    for (const bool with_values : {false, true}) {
+      for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
+        const std::string what = std::string(with_values ? "key-value" : "keys") +
+                                 ", unstable first pass" + (raw ? ", raw keys" : "");
+        sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 5), with_values,
+                                "uint32 " + what);
+        sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 6), with_values,
+                                "int32 " + what);
+        sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 7), with_values,
+                                "float32 " + what);
+      }
+    }
+  }
+}
+
 // The radix sort under shapes and rankings other than the table's: small tiles, warp ranking
 // (emulated off NVIDIA) with and without early counts, the tiles placed by upsweep and downsweep
 // or by Onesweep's look-back (where work-groups have forward progress).

@@ -187,13 +187,21 @@ class RadixSort : public SortAlgorithm {
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
         count, digit_counts, counters, digit_offsets);
     const Range range = Range::linear(tiles * config_.work_group, config_.work_group);
+    // The kernel exists where the pass kernel ranks by warp with early counts (ranking_ is
+    // settled now that the pass kernel is built).
+    const bool unstable_first = !with_values && config_.unstable_first_pass &&
+                                ranking_ != Ranking::split && config_.early_counts;
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 const cl_uint shift = 8 * pass;
                 auto& status = pass % 2 == 0 ? status_even : status_odd;
                 auto& next_status = pass % 2 == 0 ? status_odd : status_even;
-                if (with_values) {
+                if (pass == 0 && unstable_first) {
+                  // It advances the first row of digit_offsets (the first pass's cursors).
+                  radix_kernel("radix_onesweep_unstable", with_values, kind)(
+                      range, read_only(from), to, key_kind, count, digit_offsets, next_status);
+                } else if (with_values) {
                   onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
                            *values_to, count, shift, pass, counters, read_only(digit_offsets),
                            status, next_status);

@@ -4,7 +4,7 @@
 //   sort-probe N RUNS 'label|VAR=VAL|...' ...
 // VARs are the lab's sort knobs (apps/cl-bench/tuning_knobs.hpp: CLF_SORT_WG, CLF_SORT_ITEMS,
 // CLF_SORT_ITEMS_FLOAT, CLF_SORT_ITEMS_KV, CLF_SORT_EARLY, CLF_SORT_EARLY_KV,
-// CLF_SORT_RAW_KEYS, CLF_SORT_LOOKBACK, CLF_SORT_RANK, CLF_SORT_OPTIONS,
+// CLF_SORT_RAW_KEYS, CLF_SORT_UNSTABLE_FIRST, CLF_SORT_LOOKBACK, CLF_SORT_RANK, CLF_SORT_OPTIONS,
 // CLF_SORT_HIST_GROUPS_PER_CU), turned into the SortConfig of
 // each Sorter, plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32),
 // VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
@@ -24,7 +24,8 @@
 // than it reports. With PTX_DIR set, each build's PTX is written to PTX_DIR/label.ptx.
 //
 //   sort-probe --raw N RUNS WGxITEMS ...
-// sorts N uint32 keys with the onesweep kernels (early counts, NVIDIA ranking) launched directly
+// sorts N uint32 keys with the onesweep kernels (early counts, NVIDIA ranking, the unstable first
+// pass) launched directly
 // with work-groups of WG, bypassing clf::CLKernel's check against CL_KERNEL_WORK_GROUP_SIZE
 // (which this driver reports as 256 for every kernel); checks the result, prints timings as
 // above.

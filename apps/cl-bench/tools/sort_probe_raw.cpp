@@ -13,7 +13,8 @@ namespace {
 
 // The buffers and kernels of one direct-launch onesweep sort.
 struct RawSort {
-  cl::Kernel &histogram, &pass;
+  // first: the first pass, radix_onesweep_unstable as the Sorter runs it (or the stable pass).
+  cl::Kernel &histogram, &first, &pass;
   cl::Buffer &work, &other, &even, &odd, &counters, &digit_counts, &digit_offsets;
   std::size_t n, wg, tiles, units;
 };
@@ -29,11 +30,11 @@ cl_int enqueue_raw_init(const cl::CommandQueue& queue, cl::Kernel& init, const R
   return queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(items), cl::NDRange(256));
 }
 
-// Enqueues one sort (histogram, four passes), an event each.
+// Enqueues one sort (histogram, the unstable first pass, three stable passes), an event each.
 cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
                         std::vector<cl::Event>& events) {
-  auto& [histogram, pass, work, other, even, odd, counters, digit_counts, digit_offsets, n, wg,
-         tiles, units] = sort;
+  auto& [histogram, first, pass, work, other, even, odd, counters, digit_counts, digit_offsets, n,
+         wg, tiles, units] = sort;
   const cl_uint count = static_cast<cl_uint>(n), kind = 0;
   cl_int status = CL_SUCCESS;
   histogram.setArg(0, work);
@@ -45,7 +46,15 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
   const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
   status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
                                        cl::NDRange(256), nullptr, &events[0]);
-  for (cl_uint p = 0; p < 4; ++p) {
+  first.setArg(0, work);
+  first.setArg(1, other);
+  first.setArg(2, kind);
+  first.setArg(3, count);
+  first.setArg(4, digit_offsets);
+  first.setArg(5, odd);
+  status |= queue.enqueueNDRangeKernel(first, cl::NullRange, cl::NDRange(tiles * wg),
+                                       cl::NDRange(wg), nullptr, &events[1]);
+  for (cl_uint p = 1; p < 4; ++p) {
     pass.setArg(0, p % 2 == 0 ? work : other);
     pass.setArg(1, p % 2 == 0 ? other : work);
     pass.setArg(2, kind);
@@ -66,7 +75,7 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
 
 // The --raw mode: the onesweep sort of uint32 keys with kernels launched directly (not through
 // clf::CLKernel, which refuses work-groups above the CL_KERNEL_WORK_GROUP_SIZE the driver
-// reports), for tile shapes the Sorter cannot launch; RAW_RANK sets the ranking mode.
+// reports), for tile shapes the Sorter cannot launch; RAW_RANK sets the warp ranking (1 or 2).
 //   sort-probe --raw N RUNS 'WGxITEMS' ...
 int raw(clf::Runtime& rt, int argc, char** argv) {
   const std::size_t n = std::strtoull(argv[2], nullptr, 10);
@@ -106,9 +115,9 @@ int raw(clf::Runtime& rt, int argc, char** argv) {
     cl::Buffer even(context, CL_MEM_READ_WRITE, 4 * status_words),
         odd(context, CL_MEM_READ_WRITE, 4 * status_words);
     cl::Kernel init(program, "radix_onesweep_init"), histogram(program, "radix_global_histogram"),
-        pass(program, "radix_onesweep");
-    const RawSort sort{histogram,    pass,          work, other, even,  odd,  counters,
-                       digit_counts, digit_offsets, n,    wg,    tiles, units};
+        first(program, "radix_onesweep_unstable"), pass(program, "radix_onesweep");
+    const RawSort sort{histogram, first,        pass,          work, other, even,  odd,
+                       counters,  digit_counts, digit_offsets, n,    wg,    tiles, units};
     std::vector<std::vector<double>> per(5);
     std::vector<double> spans;
     bool right = true;

@@ -12,7 +12,8 @@
 //   radix_global_histogram once (its last work-group scans the counts), then radix_onesweep
 //     per pass: Onesweep (Adinets & Merrill 2022). Tiles take ids from an atomic ticket and
 //     chain their digit counts through a decoupled look-back, so each pass reads and writes the
-//     keys once. This waits on other work-groups and so needs forward progress between them
+//     keys once. Keys only, the first pass need not be stable: radix_onesweep_unstable places
+//     its tiles by global atomics, without the look-back. This waits on other work-groups and so needs forward progress between them
 //     (NVIDIA GPUs, PoCL's CPU drivers): the host checks for it.
 //
 // The parts: radix_tile.cl (tile memory, load, scatter, split ranking), radix_warp_rank.cl (warp

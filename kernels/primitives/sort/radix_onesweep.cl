@@ -189,3 +189,68 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   barrier(CLK_LOCAL_MEM_FENCE);
   SCATTER_TILE;
 }
+
+#if RANK_MATCH && RANK_EARLY && !WITH_VALUES
+// Ranks the tile's first `valid` keys unstably: one local atomic_inc a key on the warp's digit
+// counter, which starts at the warp's first place (count_tile_early). Padding keys are not ranked,
+// so the digit's last run ends with the tile's own keys.
+inline void rank_store_unstable(const uint* key, uint shift, uint valid, TileMemory m) {
+  const uint lid = get_local_id(0);
+  __local uint* warp_counts = m.counters + (lid / WARP) * DIGITS;
+  if (valid == TILE) {
+    RADIX_UNROLL
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      const uint place = atomic_inc(&warp_counts[TILE_DIGIT(key[j], shift)]);
+      m.keys[SW(place)] = key[j];
+    }
+  } else {
+    const uint first = (lid / WARP) * WARP_KEYS + lid % WARP;
+    RADIX_UNROLL
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      if (first + j * WARP < valid) {
+        const uint place = atomic_inc(&warp_counts[TILE_DIGIT(key[j], shift)]);
+        m.keys[SW(place)] = key[j];
+      }
+    }
+  }
+}
+
+// The first pass of a keys-only sort, unstable: keys equal in the low digit may come out in any
+// order, because the later passes are stable and keys equal in every digit are equal keys. So its
+// tiles wait for no other work-group (no ticket, no look-back): each claims its digits' places
+// in the output with one global atomic_add a digit on the digit's cursor, which starts at the
+// digit's first output index (`cursors`: the first row of digit_offsets, used up by this pass),
+// and ranks with one local atomic a key. The claims' round trip overlaps the ranking.
+#define CLAIMS ((DIGITS + RADIX_WG - 1) / RADIX_WG)
+__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_unstable(
+    KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind, uint n, __global uint* cursors,
+    __global uint* next_status) {
+  BIND_KEYS_IN(keys);
+  BIND_KEYS_OUT(keys_out);
+  DECLARE_TILE_MEMORY(m);
+  const uint lid = get_local_id(0);
+  const uint tile = get_group_id(0);
+  // The second pass looks back on next_status: zero it, as the stable passes do.
+  for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
+  const uint valid = min((uint)TILE, n - tile * TILE);
+  TILE_REGISTERS;
+  LOAD_TILE_STRIPED;
+  count_tile_early(key, 0, valid, m);
+  uint claimed[CLAIMS];
+  RADIX_UNROLL
+  for (uint k = 0; k < CLAIMS; ++k) {
+    const uint d = lid + k * RADIX_WG;
+    const uint count = d < DIGITS ? m.run_end[d] - m.run_start[d] : 0;
+    claimed[k] = count != 0 ? atomic_add(&cursors[d], count) : 0;
+  }
+  rank_store_unstable(key, 0, valid, m);
+  RADIX_UNROLL
+  for (uint k = 0; k < CLAIMS; ++k) {
+    const uint d = lid + k * RADIX_WG;
+    if (d < DIGITS) m.run_base[d] = claimed[k] - m.run_start[d];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  scatter_ranked(keys_out, key_kind, 0, valid, m);
+}
+#undef CLAIMS
+#endif  // RANK_MATCH && RANK_EARLY && !WITH_VALUES

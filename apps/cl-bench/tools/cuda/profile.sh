@@ -27,9 +27,11 @@ PTX_DIR="$out" "$probe" --wginfo "$label|$options|kernels/primitives/sort/radix.
 [ -s "$out/$label.ptx" ] || { echo "profile.sh: no PTX written to $out/$label.ptx" >&2; exit 1; }
 profile=$("$here/build.sh" "$out/sort-profile")
 "$profile" "$out/$label.ptx" "$items" "$with_values" "$n" 5 "$max_registers"
-# Six launches of radix_onesweep are skipped: the first sort's four passes and two of the
-# second's, so the third pass of the second sort is profiled.
-"$ncu" -k 'regex:radix_onesweep$' -s 6 -c 1 --set full -f -o "$out/$label" \
+# The third pass of the second sort is profiled: the launches of radix_onesweep before it are
+# the first sort's four passes and two of the second's (keys only: three and one, the first pass
+# being radix_onesweep_unstable).
+skip=$((with_values == 1 ? 6 : 4))
+"$ncu" -k 'regex:radix_onesweep$' -s "$skip" -c 1 --set full -f -o "$out/$label" \
   "$profile" "$out/$label.ptx" "$items" "$with_values" "$n" 2 "$max_registers" | tail -1
 "$ncu" --import "$out/$label.ncu-rep" --print-details all > "$out/$label.txt"
 "$ncu" --import "$out/$label.ncu-rep" --page source --csv --print-source sass > "$out/$label-sass.csv"
