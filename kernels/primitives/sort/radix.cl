@@ -12,9 +12,9 @@
 //   radix_global_histogram once (its last work-group scans the counts), then radix_onesweep
 //     per pass: Onesweep (Adinets & Merrill 2022). Tiles take ids from an atomic ticket and
 //     chain their digit counts through a decoupled look-back, so each pass reads and writes the
-//     keys once. Keys only, the first pass need not be stable: radix_onesweep_unstable places
-//     its tiles by global atomics, without the look-back. This waits on other work-groups and so needs forward progress between them
-//     (NVIDIA GPUs, PoCL's CPU drivers): the host checks for it.
+//     keys once. This waits on other work-groups and so needs forward progress between them
+//     (NVIDIA GPUs, PoCL's CPU drivers): the host checks for it. Keys only, the first pass need
+//     not be stable: radix_onesweep_unstable places its tiles by global atomics instead.
 //
 // The parts: radix_tile.cl (tile memory, load, scatter, split ranking), radix_warp_rank.cl (warp
 // multi-split), this file's portable kernels, radix_onesweep.cl (the Onesweep kernels).
@@ -81,7 +81,8 @@
 #define DIGITS 256
 #define PASSES 4
 // Local arrays are padded by one word in 32, so that work-items reading RADIX_ITEMS (or 8)
-// consecutive words hit different banks.
+// consecutive words hit different banks. SW evaluates its argument twice: no side effects in it
+// (an atomic there counts twice).
 #define SW(a) ((a) + ((a) >> 5))
 #define PADDED(n) ((n) + ((n) >> 5))
 #define COUNTER_WORDS (8 * RADIX_WG)
