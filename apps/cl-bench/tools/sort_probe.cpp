@@ -25,10 +25,9 @@
 //
 //   sort-probe --raw N RUNS WGxITEMS ...
 // sorts N uint32 keys with the onesweep kernels (early counts, NVIDIA ranking, the unstable first
-// pass) launched directly
-// with work-groups of WG, bypassing clf::CLKernel's check against CL_KERNEL_WORK_GROUP_SIZE
-// (which this driver reports as 256 for every kernel); checks the result, prints timings as
-// above.
+// pass) launched directly with work-groups of WG, bypassing clf::CLKernel's check against
+// CL_KERNEL_WORK_GROUP_SIZE (which this driver reports as 256 for every kernel); checks the
+// result, prints timings as above.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

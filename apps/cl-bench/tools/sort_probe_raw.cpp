@@ -13,19 +13,23 @@ namespace {
 
 // The buffers and kernels of one direct-launch onesweep sort.
 struct RawSort {
-  // first: the first pass, radix_onesweep_unstable as the Sorter runs it (or the stable pass).
+  // first: radix_onesweep_unstable, the first pass of a keys-only sort as the Sorter runs it.
   cl::Kernel &histogram, &first, &pass;
   cl::Buffer &work, &other, &even, &odd, &counters, &digit_counts, &digit_offsets;
   std::size_t n, wg, tiles, units;
 };
 
+// Sets a kernel's arguments in order.
+template <typename... Args>
+void set_args(cl::Kernel& kernel, const Args&... args) {
+  cl_uint index = 0;
+  (kernel.setArg(index++, args), ...);
+}
+
 // Zeroes what the first sort needs zero (each sort leaves it zero for the next).
 cl_int enqueue_raw_init(const cl::CommandQueue& queue, cl::Kernel& init, const RawSort& sort,
                         std::size_t status_words) {
-  init.setArg(0, sort.even);
-  init.setArg(1, static_cast<cl_uint>(status_words));
-  init.setArg(2, sort.counters);
-  init.setArg(3, sort.digit_counts);
+  set_args(init, sort.even, static_cast<cl_uint>(status_words), sort.counters, sort.digit_counts);
   const std::size_t items = (std::max<std::size_t>(status_words, 1024) + 255) / 256 * 256;
   return queue.enqueueNDRangeKernel(init, cl::NullRange, cl::NDRange(items), cl::NDRange(256));
 }
@@ -37,34 +41,17 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
          wg, tiles, units] = sort;
   const cl_uint count = static_cast<cl_uint>(n), kind = 0;
   cl_int status = CL_SUCCESS;
-  histogram.setArg(0, work);
-  histogram.setArg(1, kind);
-  histogram.setArg(2, count);
-  histogram.setArg(3, digit_counts);
-  histogram.setArg(4, counters);
-  histogram.setArg(5, digit_offsets);
+  set_args(histogram, work, kind, count, digit_counts, counters, digit_offsets);
   const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
   status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
                                        cl::NDRange(256), nullptr, &events[0]);
-  first.setArg(0, work);
-  first.setArg(1, other);
-  first.setArg(2, kind);
-  first.setArg(3, count);
-  first.setArg(4, digit_offsets);
-  first.setArg(5, odd);
+  set_args(first, work, other, kind, count, digit_offsets, odd);
   status |= queue.enqueueNDRangeKernel(first, cl::NullRange, cl::NDRange(tiles * wg),
                                        cl::NDRange(wg), nullptr, &events[1]);
   for (cl_uint p = 1; p < 4; ++p) {
-    pass.setArg(0, p % 2 == 0 ? work : other);
-    pass.setArg(1, p % 2 == 0 ? other : work);
-    pass.setArg(2, kind);
-    pass.setArg(3, count);
-    pass.setArg(4, 8 * p);
-    pass.setArg(5, p);
-    pass.setArg(6, counters);
-    pass.setArg(7, digit_offsets);
-    pass.setArg(8, p % 2 == 0 ? even : odd);
-    pass.setArg(9, p % 2 == 0 ? odd : even);
+    const bool even_pass = p % 2 == 0;
+    set_args(pass, even_pass ? work : other, even_pass ? other : work, kind, count, 8 * p, p,
+             counters, digit_offsets, even_pass ? even : odd, even_pass ? odd : even);
     status |= queue.enqueueNDRangeKernel(pass, cl::NullRange, cl::NDRange(tiles * wg),
                                          cl::NDRange(wg), nullptr, &events[1 + p]);
   }
