@@ -191,8 +191,9 @@ TEST(Tuning, SortWithRawKeys) {
 
 // Onesweep's unstable first pass (keys only): tiles placed by a global atomic a digit, ranked by
 // a local atomic a key; full tiles and a last tile mostly padding, random keys and keys of few
-// values (many equal digits across tiles), with the tile keys raw and mapped. Key-value sorts
-// keep the stable first pass.
+// values (many equal digits across tiles), with the tile keys raw and mapped, and first-pass
+// tiles as large as the other passes', larger and smaller. Key-value sorts keep the stable first
+// pass.
 TEST(Tuning, SortWithUnstableFirstPass) {
   using sort_test::make_keys;
   using sort_test::Pattern;
@@ -208,13 +209,17 @@ TEST(Tuning, SortWithUnstableFirstPass) {
   config.early_counts = config.early_counts_with_values = true;
   config.unstable_first_pass = true;
   const std::size_t n = 5 * 1024 + 37;
-  for (const bool raw : {true, false}) {
+  const std::pair<bool, std::size_t> cases[] = {{true, 0}, {false, 24}, {true, 8}};
+  for (const auto& [raw, first_items] : cases) {
     config.raw_tile_keys = {raw, raw, raw};
+    config.first_pass_items = first_items;
     clf::primitives::Sorter sorter(runtime, "onesweep", config);
     for (const bool with_values : {false, true}) {
       for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
         const std::string what = std::string(with_values ? "key-value" : "keys") +
-                                 ", unstable first pass" + (raw ? ", raw keys" : "");
+                                 ", unstable first pass of " +
+                                 (first_items == 0 ? "the passes'" : std::to_string(first_items)) +
+                                 " items" + (raw ? ", raw keys" : "");
         sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 5), with_values,
                                 "uint32 " + what);
         sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 6), with_values,

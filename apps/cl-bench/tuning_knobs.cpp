@@ -57,6 +57,7 @@ clf::primitives::SortConfig sort_config(const clf::DeviceInfo& device, const Kno
       flag_knob(knobs, "CLF_SORT_EARLY_KV", config.early_counts_with_values);
   config.unstable_first_pass =
       flag_knob(knobs, "CLF_SORT_UNSTABLE_FIRST", config.unstable_first_pass);
+  config.first_pass_items = size_knob(knobs, "CLF_SORT_ITEMS_FIRST", config.first_pass_items);
   for (bool& raw : config.raw_tile_keys) raw = flag_knob(knobs, "CLF_SORT_RAW_KEYS", raw);
   config.lookback_window = size_knob(knobs, "CLF_SORT_LOOKBACK", config.lookback_window);
   config.histogram_groups_per_cu =

@@ -75,10 +75,15 @@ class RadixSort : public SortAlgorithm {
  private:
   std::size_t tile() const { return config_.work_group * items_; }
 
-  std::string options(KeyKind kind, bool with_values) const {
+  // Keys per work-item of the unstable first pass.
+  std::size_t first_pass_items() const {
+    return config_.first_pass_items != 0 ? config_.first_pass_items : items_;
+  }
+
+  std::string options(KeyKind kind, bool with_values, std::size_t items) const {
     const bool early = with_values ? config_.early_counts_with_values : config_.early_counts;
     std::string text = "-DRADIX_WG=" + std::to_string(config_.work_group) +
-                       " -DRADIX_ITEMS=" + std::to_string(items_) +
+                       " -DRADIX_ITEMS=" + std::to_string(items) +
                        " -DRADIX_UNROLL_LOOPS=" + (config_.unroll ? "1" : "0") +
                        " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking_)) +
                        " -DLOOKBACK_WINDOW=" + std::to_string(config_.lookback_window) +
@@ -95,18 +100,23 @@ class RadixSort : public SortAlgorithm {
     return values_option(with_values, text);
   }
 
-  // A kernel of radix.cl. The inline-PTX ranking is tried first where chosen; if the device's
-  // compiler rejects it, the sorter falls back to split ranking for good.
-  CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind) {
-    if (ranking_ != Ranking::match_ptx) return kernel(kFile, name, options(kind, with_values));
+  // A kernel of radix.cl, built for tiles of `items` keys per work-item (0: the sort's). The
+  // inline-PTX ranking is tried first where chosen; if the device's compiler rejects it, the
+  // sorter falls back to split ranking for good.
+  CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind,
+                         std::size_t items = 0) {
+    const auto build = [&] {
+      return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
+    };
+    if (ranking_ != Ranking::match_ptx) return *build();
     try {
-      return kernel(kFile, name, options(kind, with_values));
+      return *build();
     } catch (const Error& error) {
       std::cerr << "sort: the warp-match ranking (inline PTX) does not build on "
                 << runtime().device_name() << "; using split ranking: " << error.what() << "\n";
       ranking_ = Ranking::split;
       inline_ptx_rejected_ = true;
-      return kernel(kFile, name, options(kind, with_values));
+      return *build();
     }
   }
 
@@ -191,6 +201,9 @@ class RadixSort : public SortAlgorithm {
     // settled now that the pass kernel is built).
     const bool unstable_first = !with_values && config_.unstable_first_pass &&
                                 ranking_ != Ranking::split && config_.early_counts;
+    const std::size_t first_tile = config_.work_group * first_pass_items();
+    const Range first_range =
+        Range::linear(ceil_div(n, first_tile) * config_.work_group, config_.work_group);
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
@@ -198,9 +211,11 @@ class RadixSort : public SortAlgorithm {
                 auto& status = pass % 2 == 0 ? status_even : status_odd;
                 auto& next_status = pass % 2 == 0 ? status_odd : status_even;
                 if (pass == 0 && unstable_first) {
-                  // It advances the first row of digit_offsets (the first pass's cursors).
-                  radix_kernel("radix_onesweep_unstable", with_values, kind)(
-                      range, read_only(from), to, key_kind, count, digit_offsets, next_status);
+                  // It advances the first row of digit_offsets (the first pass's cursors) and
+                  // clears the second pass's status words, whatever its own tiles.
+                  radix_kernel("radix_onesweep_unstable", with_values, kind, first_pass_items())(
+                      first_range, read_only(from), to, key_kind, count, digit_offsets, next_status,
+                      static_cast<cl_uint>(status_words));
                 } else if (with_values) {
                   onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
                            *values_to, count, shift, pass, counters, read_only(digit_offsets),

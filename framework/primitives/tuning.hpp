@@ -105,6 +105,9 @@ struct SortConfig {
   // placed by one global atomic a digit instead of the look-back (radix_onesweep_unstable; 12 %
   // faster a first pass, 2.8 % a sort at 2^28 on the H200).
   bool unstable_first_pass = true;
+  // Keys per work-item of the unstable first pass's tiles (0: as `items`); it needs fewer
+  // registers than the stable passes, so larger tiles can pay there.
+  std::size_t first_pass_items = 0;
   // Warp ranking: the tile's keys kept in their own bits from load to store, each use taking the
   // digit of the ordered bits, rather than mapped to ordered bits on load, by key kind (uint32's
   // bits are ordered either way). Needs one program per key kind.

@@ -45,7 +45,7 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
   const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
   status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
                                        cl::NDRange(256), nullptr, &events[0]);
-  set_args(first, work, other, kind, count, digit_offsets, odd);
+  set_args(first, work, other, kind, count, digit_offsets, odd, static_cast<cl_uint>(tiles * 256));
   status |= queue.enqueueNDRangeKernel(first, cl::NullRange, cl::NDRange(tiles * wg),
                                        cl::NDRange(wg), nullptr, &events[1]);
   for (cl_uint p = 1; p < 4; ++p) {

@@ -224,14 +224,17 @@ inline void rank_store_unstable(const uint* key, uint shift, uint valid, TileMem
 #define CLAIMS ((DIGITS + RADIX_WG - 1) / RADIX_WG)
 __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_unstable(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind, uint n, __global uint* cursors,
-    __global uint* next_status) {
+    __global uint* next_status, uint next_status_words) {
   BIND_KEYS_IN(keys);
   BIND_KEYS_OUT(keys_out);
   DECLARE_TILE_MEMORY(m);
   const uint lid = get_local_id(0);
   const uint tile = get_group_id(0);
-  // The second pass looks back on next_status: zero it, as the stable passes do.
-  for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
+  // The second pass looks back on next_status: zero it, as the stable passes do (its tiles may
+  // be smaller than this pass's, so all of it, spread over the work-groups).
+  for (uint i = get_global_id(0); i < next_status_words; i += get_global_size(0)) {
+    next_status[i] = 0;
+  }
   const uint valid = min((uint)TILE, n - tile * TILE);
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;

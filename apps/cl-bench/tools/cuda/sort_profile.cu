@@ -113,9 +113,10 @@ struct SortLaunches {
       pass_index[p] = p;
       const int in = p % 2, out = 1 - in;
       if (p == 0 && !with_values) {  // the Sorter's unstable first pass (keys only)
-        launches.push_back({kernel(module, "radix_onesweep_unstable"),
-                            tiles,
-                            {&keys[0], &keys[1], &key_kind, &count, &digit_offsets, &status[1]}});
+        launches.push_back(
+            {kernel(module, "radix_onesweep_unstable"),
+             tiles,
+             {&keys[0], &keys[1], &key_kind, &count, &digit_offsets, &status[1], &status_words}});
         continue;
       }
       std::vector<void*> args = {&keys[in], &keys[out], &key_kind};
