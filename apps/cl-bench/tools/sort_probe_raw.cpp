@@ -35,6 +35,7 @@ cl_int enqueue_raw_init(const cl::CommandQueue& queue, cl::Kernel& init, const R
 }
 
 // Enqueues one sort (histogram, the unstable first pass, three stable passes), an event each.
+// The first pass takes the others' tile here (the Sorter's may have its own).
 cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
                         std::vector<cl::Event>& events) {
   auto& [histogram, first, pass, work, other, even, odd, counters, digit_counts, digit_offsets, n,
