@@ -122,6 +122,9 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   sort.items_with_values[1] = 4;
   clf_test::expect_error([&] { sort.check(); }, "at least 8 items");
   sort = SortConfig{};
+  sort.first_pass_items = 80;  // 256 x 80 keys: beyond the tile kernels' 16384
+  clf_test::expect_error([&] { sort.check(); }, "a tile of at most 16384 keys");
+  sort = SortConfig{};
   sort.program_per_key_kind = false;
   sort.raw_tile_keys = {false, false, true};
   clf_test::expect_error([&] { sort.check(); }, "raw tile keys need one program per key kind");
