@@ -93,4 +93,13 @@ void expect_sorts(Sorter& sorter, const std::vector<K>& keys, bool with_values,
   }
 }
 
+// expect_sorts for each key kind: uint32, int32 and float32 keys of `pattern` (seeds `seed`,
+// `seed` + 1 and `seed` + 2).
+inline void expect_sorts_each_kind(Sorter& sorter, std::size_t n, Pattern pattern, unsigned seed,
+                                   bool with_values, const std::string& what) {
+  expect_sorts(sorter, make_keys<cl_uint>(n, pattern, seed), with_values, "uint32 " + what);
+  expect_sorts(sorter, make_keys<cl_int>(n, pattern, seed + 1), with_values, "int32 " + what);
+  expect_sorts(sorter, make_keys<cl_float>(n, pattern, seed + 2), with_values, "float32 " + what);
+}
+
 }  // namespace sort_test

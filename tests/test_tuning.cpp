@@ -157,7 +157,6 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
 // for the values to have a local array of their own: they wait in registers and go out through
 // the keys' local memory, as in NVIDIA's 256 x 22.
 TEST(Tuning, SortWithRawKeys) {
-  using sort_test::make_keys;
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
@@ -180,12 +179,7 @@ TEST(Tuning, SortWithRawKeys) {
         for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
           const std::string what = variant + (with_values ? ", key-value" : ", keys") +
                                    (early ? ", early counts" : "") + ", raw keys";
-          sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 2), with_values,
-                                  "uint32 " + what);
-          sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 3), with_values,
-                                  "int32 " + what);
-          sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 4), with_values,
-                                  "float32 " + what);
+          sort_test::expect_sorts_each_kind(sorter, n, pattern, 2, with_values, what);
         }
       }
     }
@@ -198,7 +192,6 @@ TEST(Tuning, SortWithRawKeys) {
 // tiles as large as the other passes', larger and smaller. Key-value sorts keep the stable first
 // pass.
 TEST(Tuning, SortWithUnstableFirstPass) {
-  using sort_test::make_keys;
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no onesweep on this device";
@@ -223,12 +216,7 @@ TEST(Tuning, SortWithUnstableFirstPass) {
                                  ", unstable first pass of " +
                                  (first_items == 0 ? "the passes'" : std::to_string(first_items)) +
                                  " items" + (raw ? ", raw keys" : "");
-        sort_test::expect_sorts(sorter, make_keys<cl_uint>(n, pattern, 5), with_values,
-                                "uint32 " + what);
-        sort_test::expect_sorts(sorter, make_keys<cl_int>(n, pattern, 6), with_values,
-                                "int32 " + what);
-        sort_test::expect_sorts(sorter, make_keys<cl_float>(n, pattern, 7), with_values,
-                                "float32 " + what);
+        sort_test::expect_sorts_each_kind(sorter, n, pattern, 5, with_values, what);
       }
     }
   }

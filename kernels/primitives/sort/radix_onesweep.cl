@@ -193,7 +193,8 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
 #if RANK_MATCH && RANK_EARLY && !WITH_VALUES
 // Ranks the tile's first `valid` keys unstably: one local atomic_inc a key on the warp's digit
 // counter, which starts at the warp's first place (count_tile_early). Padding keys are not ranked,
-// so the digit's last run ends with the tile's own keys.
+// so the digit's last run ends with the tile's own keys; full tiles (all but the last) skip that
+// check a key.
 inline void rank_store_unstable(const uint* key, uint shift, uint valid, TileMemory m) {
   const uint lid = get_local_id(0);
   __local uint* warp_counts = m.counters + (lid / WARP) * DIGITS;
