@@ -224,22 +224,27 @@ TEST(Tuning, SortWithUnstableFirstPass) {
 
 // The radix sort under shapes and rankings other than the table's: small tiles, warp ranking
 // (emulated off NVIDIA) with and without early counts, the tiles placed by upsweep and downsweep
-// or by Onesweep's look-back (where work-groups have forward progress).
+// or by Onesweep's look-back (where work-groups have forward progress). Where the table ranks
+// with inline PTX (NVIDIA), also the program the Sorter falls back to if the device's compiler
+// refuses inline PTX: split ranking and no PTX at all (-DCLF_NO_PTX, device_fence included).
 TEST(Tuning, SortUnderOtherConfigs) {
   clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  const SortConfig table = clf::primitives::tuning_for(runtime.device()).sort;
+  SortConfig config = table;
   config.work_group = 32;
   config.items = {8, 12, 8};
   config.items_with_values = {8, 8, 8};
   config.unroll = false;
+  std::vector<std::string> variants = {"radix-tiles", "radix-match", "onesweep", "onesweep-match"};
+  if (table.ranking == SortRanking::warp_match) variants.push_back("onesweep-no-ptx");
   for (const bool early : {true, false}) {
     config.early_counts = config.early_counts_with_values = early;
     // "onesweep" ranks as config.ranking says: both rankings.
-    for (const char* variant : {"radix-tiles", "radix-match", "onesweep", "onesweep-match"}) {
-      const bool onesweep = std::string(variant).rfind("onesweep", 0) == 0;
+    for (const std::string& variant : variants) {
+      const bool onesweep = variant.rfind("onesweep", 0) == 0;
       if (onesweep && !clf::has_forward_progress(runtime.device())) continue;
-      config.ranking =
-          std::string(variant) == "onesweep-match" ? SortRanking::warp_match : SortRanking::split;
+      config.ranking = variant == "onesweep-match" ? SortRanking::warp_match : SortRanking::split;
+      config.build_options = variant == "onesweep-no-ptx" ? "-DCLF_NO_PTX=1" : table.build_options;
       clf::primitives::Sorter sorter(runtime, onesweep ? "onesweep" : variant, config);
       const std::vector<cl_uint> keys = random_keys(5000, early ? 1 : 2);
       std::vector<cl_uint> expected = keys;
