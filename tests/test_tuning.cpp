@@ -152,8 +152,8 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
 }
 
 // Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
-// digit is taken from the ordered bits, keys only (128 x 32) and key-value, with and without early
-// counts; the last tile is partly padding. Key-value tiles of 128 x 64 (8192 keys) are too large
+// digit is taken from the ordered bits, keys only (128 x 32) and key-value; the last tile is partly
+// padding. Key-value tiles of 128 x 64 (8192 keys) are too large
 // for the values to have a local array of their own: they wait in registers and go out through
 // the keys' local memory, as in NVIDIA's 256 x 22.
 TEST(Tuning, SortWithRawKeys) {
@@ -171,16 +171,12 @@ TEST(Tuning, SortWithRawKeys) {
   // Onesweep with warp ranking is NVIDIA's default path (there with the ranking in PTX).
   std::vector<std::string> variants = {"radix-match"};
   if (clf::has_forward_progress(runtime.device())) variants.push_back("onesweep");
-  for (const bool early : {true, false}) {
-    config.early_counts = config.early_counts_with_values = early;
-    for (const std::string& variant : variants) {
-      clf::primitives::Sorter sorter(runtime, variant, config);
-      for (const bool with_values : {false, true}) {
-        for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
-          const std::string what = variant + (with_values ? ", key-value" : ", keys") +
-                                   (early ? ", early counts" : "") + ", raw keys";
-          sort_test::expect_sorts_each_kind(sorter, n, pattern, 2, with_values, what);
-        }
+  for (const std::string& variant : variants) {
+    clf::primitives::Sorter sorter(runtime, variant, config);
+    for (const bool with_values : {false, true}) {
+      for (const Pattern pattern : {Pattern::random, Pattern::few_distinct}) {
+        const std::string what = variant + (with_values ? ", key-value" : ", keys") + ", raw keys";
+        sort_test::expect_sorts_each_kind(sorter, n, pattern, 2, with_values, what);
       }
     }
   }
@@ -202,7 +198,6 @@ TEST(Tuning, SortWithUnstableFirstPass) {
   config.unroll = false;
   config.program_per_key_kind = true;
   config.ranking = SortRanking::warp_match;
-  config.early_counts = config.early_counts_with_values = true;
   config.unstable_first_pass = true;
   const std::size_t n = 5 * 1024 + 37;
   const std::pair<bool, std::size_t> cases[] = {{true, 0}, {false, 24}, {true, 8}};
@@ -223,10 +218,10 @@ TEST(Tuning, SortWithUnstableFirstPass) {
 }
 
 // The radix sort under shapes and rankings other than the table's: small tiles, warp ranking
-// (emulated off NVIDIA) with and without early counts, the tiles placed by upsweep and downsweep
-// or by Onesweep's look-back (where work-groups have forward progress). Where the table ranks
-// with inline PTX (NVIDIA), also the program the Sorter falls back to if the device's compiler
-// refuses inline PTX: split ranking and no PTX at all (-DCLF_NO_PTX, device_fence included).
+// (emulated off NVIDIA), the tiles placed by upsweep and downsweep or by Onesweep's look-back
+// (where work-groups have forward progress). Where the table ranks with inline PTX (NVIDIA), also
+// the program the Sorter falls back to if the device's compiler refuses inline PTX: split ranking
+// and no PTX at all (-DCLF_NO_PTX, device_fence included).
 TEST(Tuning, SortUnderOtherConfigs) {
   clf::Runtime& runtime = clf::Runtime::shared();
   const SortConfig table = clf::primitives::tuning_for(runtime.device()).sort;
@@ -237,33 +232,30 @@ TEST(Tuning, SortUnderOtherConfigs) {
   config.unroll = false;
   std::vector<std::string> variants = {"radix-tiles", "radix-match", "onesweep", "onesweep-match"};
   if (table.ranking == SortRanking::warp_match) variants.push_back("onesweep-no-ptx");
-  for (const bool early : {true, false}) {
-    config.early_counts = config.early_counts_with_values = early;
-    // "onesweep" ranks as config.ranking says: both rankings.
-    for (const std::string& variant : variants) {
-      const bool onesweep = variant.rfind("onesweep", 0) == 0;
-      if (onesweep && !clf::has_forward_progress(runtime.device())) continue;
-      config.ranking = variant == "onesweep-match" ? SortRanking::warp_match : SortRanking::split;
-      config.build_options = variant == "onesweep-no-ptx" ? "-DCLF_NO_PTX=1" : table.build_options;
-      clf::primitives::Sorter sorter(runtime, onesweep ? "onesweep" : variant, config);
-      const std::vector<cl_uint> keys = random_keys(5000, early ? 1 : 2);
-      std::vector<cl_uint> expected = keys;
-      std::stable_sort(expected.begin(), expected.end());
-      clf::DeviceBuffer<cl_uint> device_keys(runtime, keys.size());
-      clf::DeviceBuffer<cl_uint> device_values(runtime, keys.size());
-      std::vector<cl_uint> values(keys.size());
-      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<cl_uint>(i);
-      device_keys.write(keys);
-      device_values.write(values);
-      sorter.sort(device_keys, device_values);
-      const std::vector<cl_uint> sorted = device_keys.read();
-      const std::vector<cl_uint> permutation = device_values.read();
-      EXPECT_EQ(sorted, expected) << variant << " early=" << early;
-      for (std::size_t i = 0; i < permutation.size(); ++i) {
-        ASSERT_EQ(keys[permutation[i]], sorted[i]) << variant << " early=" << early << " i=" << i;
-        if (i > 0 && sorted[i] == sorted[i - 1]) {
-          ASSERT_LT(permutation[i - 1], permutation[i]);
-        }
+  // "onesweep" ranks as config.ranking says: both rankings.
+  for (const std::string& variant : variants) {
+    const bool onesweep = variant.rfind("onesweep", 0) == 0;
+    if (onesweep && !clf::has_forward_progress(runtime.device())) continue;
+    config.ranking = variant == "onesweep-match" ? SortRanking::warp_match : SortRanking::split;
+    config.build_options = variant == "onesweep-no-ptx" ? "-DCLF_NO_PTX=1" : table.build_options;
+    clf::primitives::Sorter sorter(runtime, onesweep ? "onesweep" : variant, config);
+    const std::vector<cl_uint> keys = random_keys(5000, 1);
+    std::vector<cl_uint> expected = keys;
+    std::stable_sort(expected.begin(), expected.end());
+    clf::DeviceBuffer<cl_uint> device_keys(runtime, keys.size());
+    clf::DeviceBuffer<cl_uint> device_values(runtime, keys.size());
+    std::vector<cl_uint> values(keys.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<cl_uint>(i);
+    device_keys.write(keys);
+    device_values.write(values);
+    sorter.sort(device_keys, device_values);
+    const std::vector<cl_uint> sorted = device_keys.read();
+    const std::vector<cl_uint> permutation = device_values.read();
+    EXPECT_EQ(sorted, expected) << variant;
+    for (std::size_t i = 0; i < permutation.size(); ++i) {
+      ASSERT_EQ(keys[permutation[i]], sorted[i]) << variant << " i=" << i;
+      if (i > 0 && sorted[i] == sorted[i - 1]) {
+        ASSERT_LT(permutation[i - 1], permutation[i]);
       }
     }
   }

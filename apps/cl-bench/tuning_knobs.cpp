@@ -52,9 +52,6 @@ clf::primitives::SortConfig sort_config(const clf::DeviceInfo& device, const Kno
   for (std::size_t& items : config.items_with_values) {
     items = size_knob(knobs, "CLF_SORT_ITEMS_KV", items);
   }
-  config.early_counts = flag_knob(knobs, "CLF_SORT_EARLY", config.early_counts);
-  config.early_counts_with_values =
-      flag_knob(knobs, "CLF_SORT_EARLY_KV", config.early_counts_with_values);
   config.unstable_first_pass =
       flag_knob(knobs, "CLF_SORT_UNSTABLE_FIRST", config.unstable_first_pass);
   config.first_pass_items = size_knob(knobs, "CLF_SORT_ITEMS_FIRST", config.first_pass_items);

@@ -81,13 +81,11 @@ class RadixSort : public SortAlgorithm {
   }
 
   std::string options(KeyKind kind, bool with_values, std::size_t items) const {
-    const bool early = with_values ? config_.early_counts_with_values : config_.early_counts;
     std::string text = "-DRADIX_WG=" + std::to_string(config_.work_group) +
                        " -DRADIX_ITEMS=" + std::to_string(items) +
                        " -DRADIX_UNROLL_LOOPS=" + (config_.unroll ? "1" : "0") +
                        " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking_)) +
-                       " -DLOOKBACK_WINDOW=" + std::to_string(config_.lookback_window) +
-                       " -DRANK_EARLY=" + (early ? "1" : "0");
+                       " -DLOOKBACK_WINDOW=" + std::to_string(config_.lookback_window);
     if (config_.program_per_key_kind) {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
@@ -197,10 +195,10 @@ class RadixSort : public SortAlgorithm {
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
         count, digit_counts, counters, digit_offsets);
     const Range range = Range::linear(tiles * config_.work_group, config_.work_group);
-    // The kernel exists where the pass kernel ranks by warp with early counts (ranking_ is
-    // settled now that the pass kernel is built).
-    const bool unstable_first = !with_values && config_.unstable_first_pass &&
-                                ranking_ != Ranking::split && config_.early_counts;
+    // The kernel exists where the pass kernel ranks by warp (ranking_ is settled now that the
+    // pass kernel is built).
+    const bool unstable_first =
+        !with_values && config_.unstable_first_pass && ranking_ != Ranking::split;
     const std::size_t first_tile = config_.work_group * first_pass_items();
     const Range first_range =
         Range::linear(ceil_div(n, first_tile) * config_.work_group, config_.work_group);

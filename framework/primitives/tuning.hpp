@@ -98,10 +98,7 @@ struct SortConfig {
   // Unrolled per-item loops (arrays in registers on GPUs; PoCL compiles much faster without).
   bool unroll = true;
   SortRanking ranking = SortRanking::split;
-  // Warp ranking with the tile's digits counted first, keys only and with values.
-  bool early_counts = true;
-  bool early_counts_with_values = true;
-  // Onesweep with warp ranking and early counts, keys only: the first pass unstable, its tiles
+  // Onesweep with warp ranking, keys only: the first pass unstable, its tiles
   // placed by one global atomic a digit instead of the look-back (radix_onesweep_unstable; 12 %
   // faster a first pass, 2.8 % a sort at 2^28 on the H200).
   bool unstable_first_pass = true;

@@ -21,7 +21,7 @@ for kind in 0 1 2; do
   by_kind=""
   [ "$kind" = 0 ] || by_kind="-DRAW_KEYS=1"
   for rank in 0 1 2; do
-    common="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=$rank -DLOOKBACK_WINDOW=4 -DRANK_EARLY=1 -DKEY_KIND=$kind $by_kind"
+    common="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=$rank -DLOOKBACK_WINDOW=4 -DKEY_KIND=$kind $by_kind"
     # shellcheck disable=SC2086
     ptx -DWITH_VALUES=0 -DRADIX_ITEMS=28 $common "$sort" -o "$out/sort_k${kind}_m${rank}.ptx"
     # shellcheck disable=SC2086

@@ -89,8 +89,7 @@ int raw(clf::Runtime& rt, int argc, char** argv) {
                                 " -DRADIX_ITEMS=" + std::to_string(items) +
                                 " -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=" +
                                 (std::getenv("RAW_RANK") ? std::getenv("RAW_RANK") : "2") +
-                                " -DLOOKBACK_WINDOW=4 "
-                                "-DRANK_EARLY=1 -DKEY_KIND=0";
+                                " -DLOOKBACK_WINDOW=4 -DKEY_KIND=0";
     cl::Program program(context, text);
     if (program.build({device}, options.c_str()) != CL_SUCCESS) {
       std::printf("%-10s build failed: %s\n", argv[a],

@@ -32,20 +32,12 @@
 #define TILE (RADIX_WG * RADIX_ITEMS)
 // How a tile is ranked by its 8-bit digit:
 //   0  two stable 4-bit splits in local memory (per-work-item counters, work-group scans)
-//   1  warp multi-split (see rank_tile_match) with the warp-level matching emulated through
+//   1  warp multi-split (see radix_warp_rank.cl) with the warp-level matching emulated through
 //      local memory and barriers: portable and slow, it tests the structure of mode 2 anywhere
 //   2  warp multi-split with NVIDIA's match.any.sync / shfl.sync in inline PTX (sm_70 and
 //      later); the host only asks for it on NVIDIA GPUs, after a trial build succeeds
 #ifndef RANK_MATCH
 #define RANK_MATCH 0
-#endif
-// Warp ranking (RANK_MATCH 1 and 2) with the tile's digits counted first ("early counts"): one
-// local atomic per key gives per-warp digit counts, a prefix over (digit, warp) turns them into
-// each warp's first place per digit, and the ranking rounds then yield final places, so every key
-// goes to local memory as soon as it is ranked (no place array in registers) and onesweep can
-// publish the tile's counts before ranking. 0: count while ranking, places fixed afterwards.
-#ifndef RANK_EARLY
-#define RANK_EARLY 1
 #endif
 // Warp ranking with one program per key kind: 1 keeps the tile's keys in their own bits from
 // load to store (int32 and float32 tiles then load as uint32's do); see TILE_DIGIT in
@@ -107,45 +99,30 @@
 // The tile steps the downsweep and onesweep kernels share: load, rank and (after the caller has
 // set run_base) scatter, in the ranking mode's way.
 #if RANK_MATCH && VALUES_LOCAL
-#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
+#define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS]
 #define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
-#define STORE_RANKED store_ranked(key, value, position, m)
+#define RANK_STORE_EARLY rank_store_early(key, value, shift, m)
 #define SCATTER_TILE scatter_ranked(keys_out, key_kind, values_out, shift, valid, m)
 #elif RANK_MATCH && WITH_VALUES
 #define TILE_REGISTERS uint key[RADIX_ITEMS], value[RADIX_ITEMS], position[RADIX_ITEMS]
 #define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, values, value, n, tile, key)
-#define STORE_RANKED store_ranked(key, position, m)
+#define RANK_STORE_EARLY rank_store_early(key, position, shift, m)
 #define SCATTER_TILE \
   scatter_ranked(keys_out, key_kind, values_out, value, position, shift, valid, m)
 #elif RANK_MATCH
-#define TILE_REGISTERS uint key[RADIX_ITEMS], position[RADIX_ITEMS]
+#define TILE_REGISTERS uint key[RADIX_ITEMS]
 #define LOAD_TILE_STRIPED load_tile_striped(keys, key_kind, n, tile, key)
-#define STORE_RANKED store_ranked(key, position, m)
+#define RANK_STORE_EARLY rank_store_early(key, shift, m)
 #define SCATTER_TILE scatter_ranked(keys_out, key_kind, shift, valid, m)
 #else
 #define SCATTER_TILE scatter_tile(keys_out, key_kind, VALUE_ARGS n, tile, shift, valid, m)
 #endif
-#if RANK_MATCH && RANK_EARLY
-#if VALUES_LOCAL
-#define RANK_STORE_EARLY rank_store_early(key, value, shift, m)
-#elif WITH_VALUES
-#define RANK_STORE_EARLY rank_store_early(key, position, shift, m)
-#else
-#define RANK_STORE_EARLY rank_store_early(key, shift, m)
-#endif
-#define RANK_TILE_STRIPED                 \
-  count_tile_early(key, shift, valid, m); \
-  RANK_STORE_EARLY;
-#elif RANK_MATCH
-#define RANK_TILE_STRIPED                          \
-  rank_tile_match(key, shift, valid, position, m); \
-  STORE_RANKED;
-#endif
 #if RANK_MATCH
-#define RANKED_TILE_BEGIN \
-  TILE_REGISTERS;         \
-  LOAD_TILE_STRIPED;      \
-  RANK_TILE_STRIPED
+#define RANKED_TILE_BEGIN                 \
+  TILE_REGISTERS;                         \
+  LOAD_TILE_STRIPED;                      \
+  count_tile_early(key, shift, valid, m); \
+  RANK_STORE_EARLY
 #endif
 
 // --- portable: upsweep, scan (kernels/primitives/sort/scan.cl), downsweep
@@ -181,7 +158,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_downsw
   const uint tiles = get_num_groups(0);
   const uint valid = min((uint)TILE, n - tile * TILE);
 #if RANK_MATCH
-  RANKED_TILE_BEGIN
+  RANKED_TILE_BEGIN;
 #else
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);

@@ -165,7 +165,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   for (uint d = lid; d < DIGITS; d += RADIX_WG) next_status[tile * DIGITS + d] = 0;
   const uint valid = min((uint)TILE, n - tile * TILE);
   const __global uint* digit_start = digit_offsets + pass * DIGITS;
-#if RANK_MATCH && RANK_EARLY
+#if RANK_MATCH
   TILE_REGISTERS;
   LOAD_TILE_STRIPED;
   count_tile_early(key, shift, valid, m);
@@ -173,24 +173,17 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   // look-backs find them sooner; the look-back itself comes after the ranking.
   publish_counts(status, tile, digit_start, m);
   RANK_STORE_EARLY;
-  resolve_runs(status, tile, digit_start, m);
-#else  // ranking and look-back one after the other
-#if RANK_MATCH
-  TILE_REGISTERS;
-  LOAD_TILE_STRIPED;
-  RANK_TILE_STRIPED
-#else
+#else  // split ranking: the counts come out of the sorted tile
   load_tile(keys, key_kind, n, tile, m);
   sort_tile(shift, valid, m);
-#endif
   publish_counts(status, tile, digit_start, m);
+#endif
   resolve_runs(status, tile, digit_start, m);
-#endif  // RANK_MATCH && RANK_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);
   SCATTER_TILE;
 }
 
-#if RANK_MATCH && RANK_EARLY && !WITH_VALUES
+#if RANK_MATCH && !WITH_VALUES
 // Ranks the tile's first `valid` keys unstably: one local atomic_inc a key on the warp's digit
 // counter, which starts at the warp's first place (count_tile_early). Padding keys are not ranked,
 // so the digit's last run ends with the tile's own keys; full tiles (all but the last) skip that
@@ -257,4 +250,4 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_oneswe
   scatter_ranked(keys_out, key_kind, 0, valid, m);
 }
 #undef CLAIMS
-#endif  // RANK_MATCH && RANK_EARLY && !WITH_VALUES
+#endif  // RANK_MATCH && !WITH_VALUES

@@ -5,7 +5,7 @@ typedef struct {
   __local uint* keys;       // PADDED(TILE) tile keys (ordered bits, or raw: RAW_KEYS)
   __local ushort* indices;  // PADDED(TILE) positions in the loaded tile (key-value only)
   __local uint* counters;   // split: PADDED(COUNTER_WORDS), 16 packed 16-bit counters per
-                            // work-item; RANK_EARLY: WARPS * DIGITS per-warp digit counts
+                            // work-item; warp ranking: WARPS * DIGITS per-warp digit counts
   __local uint* scratch;    // RADIX_WG + 32, for the work-group scan
   __local uint* run_start;  // DIGITS
   __local uint* run_end;    // DIGITS
@@ -13,12 +13,8 @@ typedef struct {
   __local uint* values;     // PADDED(TILE) ranked values (VALUES_LOCAL only)
 } TileMemory;
 
-// In match mode the keys array first holds the per-warp digit counters (WARPS * DIGITS words):
-// the keys are in registers until they have been ranked.
-// (RANK_EARLY: the counters have their own array, the keys go to local memory while ranking.)
-#define TILE_KEY_WORDS \
-  (RANK_MATCH && !RANK_EARLY && WARPS * DIGITS > PADDED(TILE) ? WARPS * DIGITS : PADDED(TILE))
-#define COUNTER_ARRAY_WORDS (RANK_MATCH ? (RANK_EARLY ? WARPS * DIGITS : 1) : PADDED(COUNTER_WORDS))
+#define TILE_KEY_WORDS PADDED(TILE)
+#define COUNTER_ARRAY_WORDS (RANK_MATCH ? WARPS * DIGITS : PADDED(COUNTER_WORDS))
 // Key-value with warp ranking: the ranked values get their own local array beside the keys
 // where both fit the 48 KiB a work-group may have, so keys and values go out in one sweep
 // (otherwise the values follow the keys through the keys' array).

@@ -3,12 +3,14 @@
 // --- ranking by warp multi-split (RANK_MATCH 1 and 2) ----------------------------------------
 // Keys sit in registers "warp-striped": key j of lane l in warp w is tile key
 // w * WARP_KEYS + j * WARP + l, so each load and store of a warp covers 32 consecutive words.
-// Ranking goes round by round (j), in tile order: in each round a warp finds, for every lane,
-// the lanes holding the same digit (its peers); one peer (the leader) adds their number to the
-// warp's counter of that digit and hands the old value to them; each key's rank in its warp is
-// that value plus its peers in lower lanes. Per-warp counters then get a prefix over the warps and
-// over the digits, and a key's place in the tile sorted by digit is its rank plus its
-// (warp, digit) offset. Stable: ties keep tile order (warp, round, lane).
+// The tile's digits are counted first ("early counts"): one local atomic a key into its warp's
+// 256 counters, and a prefix over (digit, warp) turns them into each warp's first place per digit
+// in the tile sorted by digit (onesweep publishes the tile's counts here, before ranking). Ranking
+// then goes round by round (j), in tile order: in each round a warp finds, for every lane, the
+// lanes holding the same digit (its peers); one peer (the leader) adds their number to the warp's
+// counter of that digit and hands the old value to them; each key's place is that value plus its
+// peers in lower lanes, and the key goes to local memory at once. Stable: ties keep tile order
+// (warp, round, lane).
 
 // Tile keys in registers and local memory are ordered bits, mapped on load and back on store, or
 // with RAW_KEYS the keys' own bits, each use taking the digit of the ordered bits. Mapped on load,
@@ -213,28 +215,6 @@ inline void warp_digit_prefix(__local uint* counts, uint valid, TileMemory m) {
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Ranks the keys in registers (see above): position[j] becomes key j's index in the tile sorted
-// by digit, and run_start / run_end the digit runs of the first `valid` keys. Afterwards the
-// keys array is free (it held the counters) and local memory is synchronised.
-inline void rank_tile_match(const uint* key, uint shift, uint valid, uint* position, TileMemory m) {
-  const uint lid = get_local_id(0);
-  const uint lane = lid % WARP;
-  __local uint* counts = m.keys;  // counts[w * DIGITS + d]
-  for (uint i = lid; i < WARPS * DIGITS; i += RADIX_WG) counts[i] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __local uint* warp_counts = counts + (lid / WARP) * DIGITS;
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    position[j] = warp_rank(TILE_DIGIT(key[j], shift), warp_counts, lane, m.scratch);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  warp_digit_prefix(counts, valid, m);
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) position[j] += warp_counts[TILE_DIGIT(key[j], shift)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-#if RANK_EARLY
 // Early counts, step 1: per-warp digit counts (one local atomic per key), then their prefix:
 // m.counters holds each warp's first place per digit, run_start / run_end the tile's digit runs.
 inline void count_tile_early(const uint* key, uint shift, uint valid, TileMemory m) {
@@ -269,23 +249,6 @@ inline void rank_store_early(const uint* key,
     m.values[SW(place)] = value[j];
 #elif WITH_VALUES
     position[j] = place;
-#endif
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-#endif  // RANK_EARLY
-
-// Puts the ranked keys (and, VALUES_LOCAL, values) into local memory in digit order.
-inline void store_ranked(const uint* key,
-#if VALUES_LOCAL
-                         const uint* value,
-#endif
-                         const uint* position, TileMemory m) {
-  RADIX_UNROLL
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    m.keys[SW(position[j])] = key[j];
-#if VALUES_LOCAL
-    m.values[SW(position[j])] = value[j];
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -20,7 +20,7 @@ for tool in "$probe" "$ncu"; do
   [ -x "$tool" ] || { echo "profile.sh: $tool not found or not executable" >&2; exit 2; }
 done
 mkdir -p "$out"
-options="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=2 -DLOOKBACK_WINDOW=4 -DRANK_EARLY=1"
+options="-DRADIX_WG=256 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=2 -DLOOKBACK_WINDOW=4"
 options+=" -DKEY_KIND=0 -DRADIX_ITEMS=$items -DWITH_VALUES=$with_values $*"
 PTX_DIR="$out" "$probe" --wginfo "$label|$options|kernels/primitives/sort/radix.cl" |
   grep -A3 "entry function 'radix_onesweep'" | grep -E "Used|spill" || true
