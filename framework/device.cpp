@@ -48,6 +48,21 @@ std::string clean(std::string text) {
   return text;
 }
 
+// major * 10 + minor where the device answers NVIDIA's attribute query, else 0.
+unsigned nv_compute_capability(const cl::Device& device) {
+  if (device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") ==
+      std::string::npos) {
+    return 0;
+  }
+  cl_uint major = 0;
+  cl_uint minor = 0;
+  if (device.getInfo(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, &major) != CL_SUCCESS ||
+      device.getInfo(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, &minor) != CL_SUCCESS) {
+    return 0;
+  }
+  return major * 10 + minor;
+}
+
 DeviceType type_of(cl_device_type type) {
   if ((type & CL_DEVICE_TYPE_GPU) != 0) return DeviceType::gpu;
   if ((type & CL_DEVICE_TYPE_CPU) != 0) return DeviceType::cpu;
@@ -108,6 +123,7 @@ std::vector<DeviceInfo> enumerate_devices() {
       info.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
       info.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
       info.has_fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+      info.nv_compute_capability = nv_compute_capability(device);
       info.device = device;
       info.platform = platforms[p];
       devices.push_back(std::move(info));

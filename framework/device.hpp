@@ -31,6 +31,9 @@ struct DeviceInfo {
   std::uint64_t max_allocation_bytes = 0;
   std::size_t max_work_group_size = 0;
   bool has_fp64 = false;
+  // NVIDIA devices: compute capability as major * 10 + minor (cl_nv_device_attribute_query);
+  // 0 elsewhere.
+  unsigned nv_compute_capability = 0;
   cl::Device device;  // empty for synthetic lists in tests
   cl::Platform platform;
 };

@@ -89,6 +89,18 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(gpu_sort.items[0], 28U);
   EXPECT_EQ(gpu_sort.items_with_values[0], 22U);
   EXPECT_EQ(gpu_sort.raw_tile_keys, (std::array<bool, 3>{false, true, true}));
+  EXPECT_EQ(gpu_sort.local_bytes_with_values, (std::array<std::size_t, 3>{}));
+  // Hopper (measured on the H200): uint32 key-value tiles with the values' own local array.
+  clf::DeviceInfo hopper = nvidia;
+  hopper.nv_compute_capability = 90;
+  const SortConfig& hopper_sort = clf::primitives::tuning_for(hopper).sort;
+  EXPECT_EQ(hopper_sort.items_with_values, (std::array<std::size_t, 3>{25, 22, 22}));
+  EXPECT_EQ(hopper_sort.local_bytes_with_values, (std::array<std::size_t, 3>{65536, 0, 0}));
+  EXPECT_EQ(hopper_sort.registers_with_values, (std::array<unsigned, 3>{128, 0, 0}));
+  EXPECT_EQ(hopper_sort.items, gpu_sort.items);
+  clf::DeviceInfo ampere = nvidia;
+  ampere.nv_compute_capability = 80;
+  EXPECT_EQ(clf::primitives::tuning_for(ampere).sort.items_with_values[0], 22U);
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.raw_tile_keys, (std::array<bool, 3>{}));
   EXPECT_EQ(clf::primitives::tuning_for(amd).sort.items_with_values[0], 20U);
   EXPECT_TRUE(gpu_sort.unroll);
@@ -130,6 +142,13 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   clf_test::expect_error([&] { sort.check(); }, "raw tile keys need one program per key kind");
   sort.program_per_key_kind = true;
   sort.check();
+  sort.local_bytes_with_values[2] = 40000;
+  EXPECT_CLF_ERROR(sort.check(), "local_bytes_with_values of 40000", "float32", "49152");
+  sort.local_bytes_with_values[2] = 65536;
+  sort.registers_with_values[1] = 300;
+  EXPECT_CLF_ERROR(sort.check(), "registers_with_values of 300", "int32", "16 to 255");
+  sort.registers_with_values[1] = 128;
+  sort.check();
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
   clf_test::expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
@@ -153,9 +172,9 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
 
 // Raw tile keys (one program per key kind): the keys stay in their own bits in the tile and each
 // digit is taken from the ordered bits, keys only (128 x 32) and key-value; the last tile is partly
-// padding. Key-value tiles of 128 x 64 (8192 keys) are too large
-// for the values to have a local array of their own: they wait in registers and go out through
-// the keys' local memory, as in NVIDIA's 256 x 22.
+// padding. Key-value tiles of 128 x 64 (8192 keys) are too large for the values to have a local
+// array of their own in 48 KiB: they wait in registers and go out through the keys' local memory,
+// as in NVIDIA's 256 x 22; given 128 KiB (local_bytes_with_values), they take their own array.
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
@@ -167,6 +186,7 @@ TEST(Tuning, SortWithRawKeys) {
   config.program_per_key_kind = true;
   config.raw_tile_keys = {true, true, true};
   config.ranking = SortRanking::warp_match;
+  config.local_bytes_with_values = {0, 0, 0};
   const std::size_t n = 3 * 4096 + 777;
   // Onesweep with warp ranking is NVIDIA's default path (there with the ranking in PTX).
   std::vector<std::string> variants = {"radix-match"};
@@ -180,6 +200,11 @@ TEST(Tuning, SortWithRawKeys) {
       }
     }
   }
+  // Keys, values and counters of 8192 keys: 73 KiB.
+  config.local_bytes_with_values = {131072, 131072, 131072};
+  clf::primitives::Sorter sorter(runtime, variants.back(), config);
+  sort_test::expect_sorts_each_kind(sorter, n, Pattern::random, 3, true,
+                                    variants.back() + ", key-value, values' own local array");
 }
 
 // Onesweep's unstable first pass (keys only): tiles placed by a global atomic a digit, ranked by

@@ -89,7 +89,15 @@ class RadixSort : public SortAlgorithm {
     if (config_.program_per_key_kind) {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
-    if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
+    const auto kind_index = static_cast<std::size_t>(kind);
+    if (config_.raw_tile_keys[kind_index]) text += " -DRAW_KEYS=1";
+    if (with_values && config_.local_bytes_with_values[kind_index] != 0) {
+      text += " -DVALUES_LOCAL_WORDS=" +
+              std::to_string(config_.local_bytes_with_values[kind_index] / sizeof(cl_uint));
+    }
+    if (with_values && config_.registers_with_values[kind_index] != 0) {
+      text += " -clf-nv-maxnreg=" + std::to_string(config_.registers_with_values[kind_index]);
+    }
     // Inline PTX: the ranking's where it builds, and none at all (device_fence() included)
     // where it did not.
     if (ranking_ == Ranking::match_ptx) text += " -DCLF_PTX=1";

@@ -109,6 +109,14 @@ struct SortConfig {
   // digit of the ordered bits, rather than mapped to ordered bits on load, by key kind (uint32's
   // bits are ordered either way). Needs one program per key kind.
   std::array<bool, 3> raw_tile_keys{false, false, false};
+  // Warp ranking, key-value: the local memory a tile's arrays may take, by key kind (0: 48 KiB,
+  // what devices report). Where keys, values and counters fit it, the ranked values get a local
+  // array of their own and go out with the keys; otherwise they follow the keys through the
+  // keys' array. NVIDIA's driver reports 48 KiB but runs work-groups with more where the GPU
+  // has it.
+  std::array<std::size_t, 3> local_bytes_with_values{0, 0, 0};
+  // Register cap of the key-value programs on NVIDIA by key kind (-clf-nv-maxnreg; 0: none).
+  std::array<unsigned, 3> registers_with_values{0, 0, 0};
   // Onesweep: status words read at once per look-back step; global-histogram work-groups per
   // compute unit.
   std::size_t lookback_window = 4;

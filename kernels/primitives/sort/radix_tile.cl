@@ -16,11 +16,16 @@ typedef struct {
 #define TILE_KEY_WORDS PADDED(TILE)
 #define COUNTER_ARRAY_WORDS (RANK_MATCH ? WARPS * DIGITS : PADDED(COUNTER_WORDS))
 // Key-value with warp ranking: the ranked values get their own local array beside the keys
-// where both fit the 48 KiB a work-group may have, so keys and values go out in one sweep
+// where both fit the local memory a work-group may take (VALUES_LOCAL_WORDS: the 48 KiB devices
+// report, or what the host knows the device runs), so keys and values go out in one sweep
 // (otherwise the values follow the keys through the keys' array).
-#define VALUES_LOCAL            \
-  (WITH_VALUES && RANK_MATCH && \
-   TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= 12288)
+#ifndef VALUES_LOCAL_WORDS
+#define VALUES_LOCAL_WORDS 12288
+#endif
+#define VALUES_LOCAL                                                                        \
+  (WITH_VALUES && RANK_MATCH &&                                                             \
+   TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= \
+       VALUES_LOCAL_WORDS)
 #define DECLARE_TILE_MEMORY(name)                                                   \
   __local uint name##_keys[TILE_KEY_WORDS];                                         \
   __local uint name##_values[VALUES_LOCAL ? PADDED(TILE) : 1];                      \
