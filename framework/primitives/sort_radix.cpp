@@ -91,7 +91,7 @@ class RadixSort : public SortAlgorithm {
     }
     const auto kind_index = static_cast<std::size_t>(kind);
     if (config_.raw_tile_keys[kind_index]) text += " -DRAW_KEYS=1";
-    if (with_values && config_.local_bytes_with_values[kind_index] != 0) {
+    if (with_values && config_.local_bytes_with_values[kind_index] != 0 && !larger_local_refused_) {
       text += " -DVALUES_LOCAL_WORDS=" +
               std::to_string(config_.local_bytes_with_values[kind_index] / sizeof(cl_uint));
     }
@@ -106,14 +106,27 @@ class RadixSort : public SortAlgorithm {
     return values_option(with_values, text);
   }
 
-  // A kernel of radix.cl, built for tiles of `items` keys per work-item (0: the sort's). The
-  // inline-PTX ranking is tried first where chosen; if the device's compiler rejects it, the
-  // sorter falls back to split ranking for good.
+  // A kernel of radix.cl, built for tiles of `items` keys per work-item (0: the sort's). Key-value
+  // tiles beyond the 48 KiB of local memory devices report are tried first where the config asks
+  // for them (ptxas itself refuses static local memory beyond 48 KiB; NVIDIA's driver takes it
+  // on Hopper), and the inline-PTX ranking where chosen; if the device's compiler rejects either,
+  // the sorter falls back to 48 KiB, then to split ranking, for good.
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind,
                          std::size_t items = 0) {
     const auto build = [&] {
       return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
     };
+    const std::size_t local_bytes = config_.local_bytes_with_values[static_cast<std::size_t>(kind)];
+    if (with_values && local_bytes != 0 && !larger_local_refused_) {
+      try {
+        return *build();
+      } catch (const Error& error) {
+        std::cerr << "sort: key-value tiles in " << local_bytes
+                  << " bytes of local memory do not build on " << runtime().device_name()
+                  << "; using 48 KiB: " << error.what() << "\n";
+        larger_local_refused_ = true;
+      }
+    }
     if (ranking_ != Ranking::match_ptx) return *build();
     try {
       return *build();
@@ -241,6 +254,7 @@ class RadixSort : public SortAlgorithm {
   Ranking ranking_;
   // Whether the device's compiler refused the inline-PTX ranking (then no inline PTX at all).
   bool inline_ptx_rejected_ = false;
+  bool larger_local_refused_ = false;
   // Keys per work-item of the sort in progress (by key kind and values).
   std::size_t items_ = 16;
   // The onesweep buffers a whole sort leaves zero (the first pass's status array: every pass
