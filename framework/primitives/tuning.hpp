@@ -98,9 +98,9 @@ struct SortConfig {
   // Unrolled per-item loops (arrays in registers on GPUs; PoCL compiles much faster without).
   bool unroll = true;
   SortRanking ranking = SortRanking::split;
-  // Onesweep with warp ranking, keys only: the first pass unstable, its tiles
-  // placed by one global atomic a digit instead of the look-back (radix_onesweep_unstable; 12 %
-  // faster a first pass, 2.8 % a sort at 2^28 on the H200).
+  // Onesweep with warp ranking, keys only: the first pass unstable, its tiles placed by one global
+  // atomic a digit instead of the look-back (radix_onesweep_unstable; 12 % faster a first pass,
+  // 2.8 % a sort at 2^28 on the H200).
   bool unstable_first_pass = true;
   // Keys per work-item of the unstable first pass's tiles (0: as `items`); it needs fewer
   // registers than the stable passes, so larger tiles can pay there.
