@@ -80,6 +80,13 @@ class RadixSort : public SortAlgorithm {
     return config_.first_pass_items != 0 ? config_.first_pass_items : items_;
   }
 
+  // Key-value tiles in more local memory than devices report, where the config asks for it and
+  // the device's compiler has not refused it.
+  std::size_t larger_local_bytes(KeyKind kind, bool with_values) const {
+    const std::size_t bytes = config_.local_bytes_with_values[static_cast<std::size_t>(kind)];
+    return with_values && !larger_local_refused_ ? bytes : 0;
+  }
+
   std::string options(KeyKind kind, bool with_values, std::size_t items) const {
     std::string text = "-DRADIX_WG=" + std::to_string(config_.work_group) +
                        " -DRADIX_ITEMS=" + std::to_string(items) +
@@ -91,9 +98,8 @@ class RadixSort : public SortAlgorithm {
     }
     const auto kind_index = static_cast<std::size_t>(kind);
     if (config_.raw_tile_keys[kind_index]) text += " -DRAW_KEYS=1";
-    if (with_values && config_.local_bytes_with_values[kind_index] != 0 && !larger_local_refused_) {
-      text += " -DVALUES_LOCAL_WORDS=" +
-              std::to_string(config_.local_bytes_with_values[kind_index] / sizeof(cl_uint));
+    if (const std::size_t local_bytes = larger_local_bytes(kind, with_values); local_bytes != 0) {
+      text += " -DVALUES_LOCAL_WORDS=" + std::to_string(local_bytes / sizeof(cl_uint));
     }
     if (with_values && config_.registers_with_values[kind_index] != 0) {
       text += " -clf-nv-maxnreg=" + std::to_string(config_.registers_with_values[kind_index]);
@@ -116,8 +122,7 @@ class RadixSort : public SortAlgorithm {
     const auto build = [&] {
       return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
     };
-    const std::size_t local_bytes = config_.local_bytes_with_values[static_cast<std::size_t>(kind)];
-    if (with_values && local_bytes != 0 && !larger_local_refused_) {
+    if (const std::size_t local_bytes = larger_local_bytes(kind, with_values); local_bytes != 0) {
       try {
         return *build();
       } catch (const Error& error) {
