@@ -207,6 +207,32 @@ TEST(Tuning, SortWithRawKeys) {
                                     variants.back() + ", key-value, values' own local array");
 }
 
+// Where a device's compiler refuses key-value tiles beyond the 48 KiB of local memory devices
+// report (stood in for by a build option under which the kernel refuses them), the Sorter says
+// so once and sorts in 48 KiB.
+TEST(Tuning, SortFallsBackWhereLargerLocalMemoryIsRefused) {
+  using sort_test::Pattern;
+  clf::Runtime& runtime = clf::Runtime::shared();
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = 64;
+  config.items_with_values = {16, 16, 16};
+  config.unroll = false;
+  config.ranking = SortRanking::warp_match;
+  config.local_bytes_with_values = {65536, 65536, 65536};
+  config.build_options += " -DCLF_TEST_REFUSE_LARGER_LOCAL=1";
+  const std::string variant =
+      clf::has_forward_progress(runtime.device()) ? "onesweep" : "radix-match";
+  clf::primitives::Sorter sorter(runtime, variant, config);
+  ::testing::internal::CaptureStderr();
+  sort_test::expect_sorts_each_kind(sorter, 3 * 1024 + 99, Pattern::random, 5, true,
+                                    variant + ", key-value, larger local memory refused");
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  const std::string notice = "bytes of local memory do not build";
+  const std::size_t first = log.find(notice);
+  EXPECT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(log.find(notice, first + 1), std::string::npos) << "said more than once:\n" << log;
+}
+
 // Onesweep's unstable first pass (keys only): tiles placed by a global atomic a digit, ranked by
 // a local atomic a key; full tiles and a last tile mostly padding, random keys and keys of few
 // values (many equal digits across tiles), with the tile keys raw and mapped, and first-pass

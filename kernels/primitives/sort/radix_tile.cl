@@ -22,6 +22,11 @@ typedef struct {
 #ifndef VALUES_LOCAL_WORDS
 #define VALUES_LOCAL_WORDS 12288
 #endif
+// Tests stand in for a compiler that refuses local memory beyond the reported 48 KiB with this
+// option, to exercise the Sorter's fallback on every device.
+#if defined(CLF_TEST_REFUSE_LARGER_LOCAL) && VALUES_LOCAL_WORDS > 12288
+#error "local memory beyond 48 KiB refused (CLF_TEST_REFUSE_LARGER_LOCAL)"
+#endif
 #define VALUES_LOCAL                                                                        \
   (WITH_VALUES && RANK_MATCH &&                                                             \
    TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= \
