@@ -37,6 +37,21 @@ std::vector<cl_uint> random_keys(std::size_t n, unsigned seed) {
   return keys;
 }
 
+// The device's sort config with warp ranking in tiles of `work_group` x `items` keys
+// (`items_with_values` with values), one program per key kind, loops not unrolled (PoCL compiles
+// them much faster).
+SortConfig warp_ranking_config(clf::Runtime& runtime, std::size_t work_group, std::size_t items,
+                               std::size_t items_with_values) {
+  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+  config.work_group = work_group;
+  config.items = {items, items, items};
+  config.items_with_values = {items_with_values, items_with_values, items_with_values};
+  config.unroll = false;
+  config.program_per_key_kind = true;
+  config.ranking = SortRanking::warp_match;
+  return config;
+}
+
 // CPUs get the chunk layout for scan, compaction and reduction; GPUs and the rest the tiles.
 TEST(Tuning, ChunksOnCpusTilesElsewhere) {
   using clf::primitives::Layout;
@@ -178,14 +193,8 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
-  config.work_group = 128;
-  config.items = {32, 32, 32};
-  config.items_with_values = {64, 64, 64};
-  config.unroll = false;
-  config.program_per_key_kind = true;
+  SortConfig config = warp_ranking_config(runtime, 128, 32, 64);
   config.raw_tile_keys = {true, true, true};
-  config.ranking = SortRanking::warp_match;
   config.local_bytes_with_values = {0, 0, 0};
   const std::size_t n = 3 * 4096 + 777;
   // Onesweep with warp ranking is NVIDIA's default path (there with the ranking in PTX).
@@ -213,11 +222,7 @@ TEST(Tuning, SortWithRawKeys) {
 TEST(Tuning, SortFallsBackWhereLargerLocalMemoryIsRefused) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
-  config.work_group = 64;
-  config.items_with_values = {16, 16, 16};
-  config.unroll = false;
-  config.ranking = SortRanking::warp_match;
+  SortConfig config = warp_ranking_config(runtime, 64, 16, 16);
   config.local_bytes_with_values = {65536, 65536, 65536};
   config.build_options += " -DCLF_TEST_REFUSE_LARGER_LOCAL=1";
   const std::string variant =
@@ -242,13 +247,7 @@ TEST(Tuning, SortWithUnstableFirstPass) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no onesweep on this device";
-  SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
-  config.work_group = 64;
-  config.items = {16, 16, 16};
-  config.items_with_values = {16, 16, 16};
-  config.unroll = false;
-  config.program_per_key_kind = true;
-  config.ranking = SortRanking::warp_match;
+  SortConfig config = warp_ranking_config(runtime, 64, 16, 16);
   config.unstable_first_pass = true;
   const std::size_t n = 5 * 1024 + 37;
   const std::pair<bool, std::size_t> cases[] = {{true, 0}, {false, 24}, {true, 8}};
