@@ -18,6 +18,7 @@
 namespace {
 
 using clf::primitives::DeviceClass;
+using clf::primitives::LargeTiles;
 using clf::primitives::SortConfig;
 using clf::primitives::SortRanking;
 using clf::primitives::TileShape;
@@ -38,8 +39,8 @@ std::vector<cl_uint> random_keys(std::size_t n, unsigned seed) {
 }
 
 // The device's sort config with warp ranking in tiles of `work_group` x `items` keys
-// (`items_with_values` with values), one program per key kind, loops not unrolled (PoCL compiles
-// them much faster).
+// (`items_with_values` with values, no large tiles), one program per key kind, loops not
+// unrolled (PoCL compiles them much faster).
 SortConfig warp_ranking_config(clf::Runtime& runtime, std::size_t work_group, std::size_t items,
                                std::size_t items_with_values) {
   SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
@@ -49,6 +50,7 @@ SortConfig warp_ranking_config(clf::Runtime& runtime, std::size_t work_group, st
   config.unroll = false;
   config.program_per_key_kind = true;
   config.ranking = SortRanking::warp_match;
+  config.large_tiles_with_values = {};
   return config;
 }
 
@@ -104,14 +106,16 @@ TEST(Tuning, OneRowPerKindOfDevice) {
   EXPECT_EQ(gpu_sort.items[0], 28U);
   EXPECT_EQ(gpu_sort.items_with_values[0], 22U);
   EXPECT_EQ(gpu_sort.raw_tile_keys, (std::array<bool, 3>{false, true, true}));
-  EXPECT_EQ(gpu_sort.local_bytes_with_values, (std::array<std::size_t, 3>{}));
-  // Hopper (measured on the H200): uint32 key-value tiles with the values' own local array.
+  EXPECT_FALSE(gpu_sort.large_tiles_with_values[0].enabled());
+  // Hopper (measured on the H200): key-value tiles of 512 x 16 with the values' own local array,
+  // 256 x 22 in 48 KiB where the compiler refuses them.
   clf::DeviceInfo hopper = nvidia;
   hopper.nv_compute_capability = 90;
   const SortConfig& hopper_sort = clf::primitives::tuning_for(hopper).sort;
-  EXPECT_EQ(hopper_sort.items_with_values, (std::array<std::size_t, 3>{25, 22, 22}));
-  EXPECT_EQ(hopper_sort.local_bytes_with_values, (std::array<std::size_t, 3>{65536, 0, 0}));
-  EXPECT_EQ(hopper_sort.registers_with_values, (std::array<unsigned, 3>{128, 0, 0}));
+  for (const LargeTiles& large : hopper_sort.large_tiles_with_values) {
+    EXPECT_EQ(large.to_string(), "512x16/98304/64");
+  }
+  EXPECT_EQ(hopper_sort.items_with_values, gpu_sort.items_with_values);
   EXPECT_EQ(hopper_sort.items, gpu_sort.items);
   clf::DeviceInfo ampere = nvidia;
   ampere.nv_compute_capability = 80;
@@ -157,13 +161,16 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
   clf_test::expect_error([&] { sort.check(); }, "raw tile keys need one program per key kind");
   sort.program_per_key_kind = true;
   sort.check();
-  sort.local_bytes_with_values[2] = 40000;
-  EXPECT_CLF_ERROR(sort.check(), "local_bytes_with_values of 40000", "float32", "49152");
-  sort.local_bytes_with_values[2] = 65536;
-  sort.registers_with_values[1] = 300;
-  EXPECT_CLF_ERROR(sort.check(), "registers_with_values of 300", "int32", "16 to 255");
-  sort.registers_with_values[1] = 128;
+  sort.large_tiles_with_values[2] = LargeTiles::parse("512x16/40000/64");
+  EXPECT_CLF_ERROR(sort.check(), "512x16/40000/64", "float32", "49152");
+  sort.large_tiles_with_values[2] = LargeTiles::parse("512x40/98304/64");
+  EXPECT_CLF_ERROR(sort.check(), "512x40", "16384 keys");
+  sort.large_tiles_with_values[2] = LargeTiles::parse("512x16/98304/64");
+  sort.large_tiles_with_values[1] = LargeTiles::parse("256x25/65536/300");
+  EXPECT_CLF_ERROR(sort.check(), "256x25/65536/300", "int32", "16 to 255");
+  sort.large_tiles_with_values[1] = LargeTiles::parse("none");
   sort.check();
+  EXPECT_CLF_ERROR(LargeTiles::parse("512x16/98304"), "512x16/98304", "WORKGROUPxITEMS/BYTES");
   clf::primitives::ScanConfig scan;
   scan.tile = TileShape{128, 12};
   clf_test::expect_error([&] { scan.check(clf::DeviceInfo{}); }, "4, 8, 16 or 32");
@@ -189,13 +196,12 @@ TEST(Tuning, ConfigsSayWhatIsWrong) {
 // digit is taken from the ordered bits, keys only (128 x 32) and key-value; the last tile is partly
 // padding. Key-value tiles of 128 x 64 (8192 keys) are too large for the values to have a local
 // array of their own in 48 KiB: they wait in registers and go out through the keys' local memory,
-// as in NVIDIA's 256 x 22; given 128 KiB (local_bytes_with_values), they take their own array.
+// as in NVIDIA's 256 x 22; as large tiles given 128 KiB, they take their own array.
 TEST(Tuning, SortWithRawKeys) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = warp_ranking_config(runtime, 128, 32, 64);
   config.raw_tile_keys = {true, true, true};
-  config.local_bytes_with_values = {0, 0, 0};
   const std::size_t n = 3 * 4096 + 777;
   // Onesweep with warp ranking is NVIDIA's default path (there with the ranking in PTX).
   std::vector<std::string> variants = {"radix-match"};
@@ -209,32 +215,46 @@ TEST(Tuning, SortWithRawKeys) {
       }
     }
   }
-  // Keys, values and counters of 8192 keys: 73 KiB.
-  config.local_bytes_with_values = {131072, 131072, 131072};
+  // Keys, values and counters of 8192 keys: 73 KiB; large tiles need one a compute unit.
+  config.large_tiles_with_values.fill(LargeTiles{TileShape{128, 64}, 131072, 0});
+  const std::size_t large_n = std::max<std::size_t>(n, runtime.device().compute_units * 8192 + 777);
   clf::primitives::Sorter sorter(runtime, variants.back(), config);
-  sort_test::expect_sorts_each_kind(sorter, n, Pattern::random, 3, true,
+  sort_test::expect_sorts_each_kind(sorter, large_n, Pattern::random, 3, true,
                                     variants.back() + ", key-value, values' own local array");
 }
 
 // Where a device's compiler refuses key-value tiles beyond the 48 KiB of local memory devices
 // report (stood in for by a build option under which the kernel refuses them), the Sorter says
-// so once and sorts in 48 KiB.
+// so once and sorts in the config's tiles in 48 KiB; sorts with fewer large tiles than compute
+// units do not try them.
 TEST(Tuning, SortFallsBackWhereLargerLocalMemoryIsRefused) {
   using sort_test::Pattern;
   clf::Runtime& runtime = clf::Runtime::shared();
   SortConfig config = warp_ranking_config(runtime, 64, 16, 16);
-  config.local_bytes_with_values = {65536, 65536, 65536};
+  config.large_tiles_with_values.fill(LargeTiles{TileShape{128, 24}, 65536, 0});
   config.build_options += " -DCLF_TEST_REFUSE_LARGER_LOCAL=1";
   const std::string variant =
       clf::has_forward_progress(runtime.device()) ? "onesweep" : "radix-match";
   clf::primitives::Sorter sorter(runtime, variant, config);
+  const std::string notice = "bytes of local memory do not build";
+  // Large tiles are tried only where there is one for every compute unit.
+  const std::size_t units = runtime.device().compute_units;
+  if (units >= 2) {
+    ::testing::internal::CaptureStderr();
+    sort_test::expect_sorts_each_kind(sorter, 3000, Pattern::random, 4, true,
+                                      variant + ", key-value, too few keys for large tiles");
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(log.find(notice), std::string::npos) << "large tiles tried for 3000 keys:\n" << log;
+  }
+  const std::size_t n = std::max<std::size_t>(2, units) * 3072 + 99;
   ::testing::internal::CaptureStderr();
-  sort_test::expect_sorts_each_kind(sorter, 3 * 1024 + 99, Pattern::random, 5, true,
+  sort_test::expect_sorts_each_kind(sorter, n, Pattern::random, 5, true,
                                     variant + ", key-value, larger local memory refused");
   const std::string log = ::testing::internal::GetCapturedStderr();
-  const std::string notice = "bytes of local memory do not build";
   const std::size_t first = log.find(notice);
   EXPECT_NE(first, std::string::npos) << log;
+  EXPECT_NE(log.find("tiles of 128x24 in 65536 bytes"), std::string::npos) << log;
+  EXPECT_NE(log.find("using 64x16 in 48 KiB"), std::string::npos) << log;
   EXPECT_EQ(log.find(notice, first + 1), std::string::npos) << "said more than once:\n" << log;
 }
 
@@ -276,6 +296,7 @@ TEST(Tuning, SortUnderOtherConfigs) {
   clf::Runtime& runtime = clf::Runtime::shared();
   const SortConfig table = clf::primitives::tuning_for(runtime.device()).sort;
   SortConfig config = table;
+  config.large_tiles_with_values = {};
   config.work_group = 32;
   config.items = {8, 12, 8};
   config.items_with_values = {8, 8, 8};

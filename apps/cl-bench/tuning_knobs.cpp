@@ -56,11 +56,8 @@ clf::primitives::SortConfig sort_config(const clf::DeviceInfo& device, const Kno
       flag_knob(knobs, "CLF_SORT_UNSTABLE_FIRST", config.unstable_first_pass);
   config.first_pass_items = size_knob(knobs, "CLF_SORT_ITEMS_FIRST", config.first_pass_items);
   for (bool& raw : config.raw_tile_keys) raw = flag_knob(knobs, "CLF_SORT_RAW_KEYS", raw);
-  for (std::size_t& bytes : config.local_bytes_with_values) {
-    bytes = size_knob(knobs, "CLF_SORT_LOCAL_KV", bytes);
-  }
-  for (unsigned& registers : config.registers_with_values) {
-    registers = static_cast<unsigned>(size_knob(knobs, "CLF_SORT_REGISTERS_KV", registers));
+  if (const std::string large = knobs("CLF_SORT_LARGE_KV"); !large.empty()) {
+    config.large_tiles_with_values.fill(clf::primitives::LargeTiles::parse(large));
   }
   config.lookback_window = size_knob(knobs, "CLF_SORT_LOOKBACK", config.lookback_window);
   config.histogram_groups_per_cu =

@@ -63,8 +63,8 @@ class RadixSort : public SortAlgorithm {
   }
 
   void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
-    const auto kind_index = static_cast<std::size_t>(kind);
-    items_ = (values != nullptr ? config_.items_with_values : config_.items)[kind_index];
+    keys_ = n;
+    choose_tiles(kind, values != nullptr);
     if (onesweep_ && n <= kOnesweepMaxKeys) {
       sort_onesweep(keys, values, kind, n);
     } else {
@@ -73,22 +73,38 @@ class RadixSort : public SortAlgorithm {
   }
 
  private:
-  std::size_t tile() const { return config_.work_group * items_; }
+  std::size_t tile() const { return work_group_ * items_; }
+
+  // The tile shape of the sort in progress (`kind` keys, with values or not).
+  void choose_tiles(KeyKind kind, bool with_values) {
+    const auto kind_index = static_cast<std::size_t>(kind);
+    work_group_ = config_.work_group;
+    items_ = (with_values ? config_.items_with_values : config_.items)[kind_index];
+    if (const LargeTiles* large = large_tiles(kind, with_values)) {
+      work_group_ = large->shape.work_group;
+      items_ = large->shape.items;
+    }
+  }
 
   // Keys per work-item of the unstable first pass.
   std::size_t first_pass_items() const {
     return config_.first_pass_items != 0 ? config_.first_pass_items : items_;
   }
 
-  // Key-value tiles in more local memory than devices report, where the config asks for it and
-  // the device's compiler has not refused it.
-  std::size_t larger_local_bytes(KeyKind kind, bool with_values) const {
-    const std::size_t bytes = config_.local_bytes_with_values[static_cast<std::size_t>(kind)];
-    return with_values && !larger_local_refused_ ? bytes : 0;
+  // Key-value tiles in more local memory than devices report, where the config asks for them,
+  // the tiles rank by warp, the device's compiler has not refused them and the sort in progress
+  // has one for every compute unit (with fewer, smaller tiles finish sooner: 2^16-2^18 key-value
+  // on the H200); otherwise null.
+  const LargeTiles* large_tiles(KeyKind kind, bool with_values) const {
+    const LargeTiles& large = config_.large_tiles_with_values[static_cast<std::size_t>(kind)];
+    const bool usable =
+        with_values && large.enabled() && ranking_ != Ranking::split && !large_tiles_refused_;
+    const std::size_t units = std::max(1U, runtime().device().compute_units);
+    return usable && ceil_div(keys_, large.shape.tile()) >= units ? &large : nullptr;
   }
 
   std::string options(KeyKind kind, bool with_values, std::size_t items) const {
-    std::string text = "-DRADIX_WG=" + std::to_string(config_.work_group) +
+    std::string text = "-DRADIX_WG=" + std::to_string(work_group_) +
                        " -DRADIX_ITEMS=" + std::to_string(items) +
                        " -DRADIX_UNROLL_LOOPS=" + (config_.unroll ? "1" : "0") +
                        " -DRANK_MATCH=" + std::to_string(static_cast<int>(ranking_)) +
@@ -96,13 +112,10 @@ class RadixSort : public SortAlgorithm {
     if (config_.program_per_key_kind) {
       text += " -DKEY_KIND=" + std::to_string(static_cast<int>(kind));
     }
-    const auto kind_index = static_cast<std::size_t>(kind);
-    if (config_.raw_tile_keys[kind_index]) text += " -DRAW_KEYS=1";
-    if (const std::size_t local_bytes = larger_local_bytes(kind, with_values); local_bytes != 0) {
-      text += " -DVALUES_LOCAL_WORDS=" + std::to_string(local_bytes / sizeof(cl_uint));
-    }
-    if (with_values && config_.registers_with_values[kind_index] != 0) {
-      text += " -clf-nv-maxnreg=" + std::to_string(config_.registers_with_values[kind_index]);
+    if (config_.raw_tile_keys[static_cast<std::size_t>(kind)]) text += " -DRAW_KEYS=1";
+    if (const LargeTiles* large = large_tiles(kind, with_values)) {
+      text += " -DVALUES_LOCAL_WORDS=" + std::to_string(large->local_bytes / sizeof(cl_uint));
+      if (large->registers != 0) text += " -clf-nv-maxnreg=" + std::to_string(large->registers);
     }
     // Inline PTX: the ranking's where it builds, and none at all (device_fence() included)
     // where it did not.
@@ -112,24 +125,29 @@ class RadixSort : public SortAlgorithm {
     return values_option(with_values, text);
   }
 
-  // A kernel of radix.cl, built for tiles of `items` keys per work-item (0: the sort's). Key-value
-  // tiles beyond the 48 KiB of local memory devices report are tried first where the config asks
-  // for them (ptxas itself refuses static local memory beyond 48 KiB; NVIDIA's driver takes it
-  // on Hopper), and the inline-PTX ranking where chosen; if the device's compiler rejects either,
-  // the sorter falls back to 48 KiB, then to split ranking, for good.
+  // A kernel of radix.cl, built for tiles of `items` keys per work-item (0: the sort's). Large
+  // key-value tiles (beyond the 48 KiB of local memory devices report) are tried first where the
+  // config asks for them (ptxas itself refuses static local memory beyond 48 KiB; NVIDIA's driver
+  // takes it on Hopper), and the inline-PTX ranking where chosen; if the device's compiler
+  // rejects either, the sorter falls back to the config's tiles in 48 KiB, then to split
+  // ranking, for good. The first kernel a sort builds is a tile kernel, so a fallback comes
+  // before anything is enqueued.
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind,
                          std::size_t items = 0) {
     const auto build = [&] {
       return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
     };
-    if (const std::size_t local_bytes = larger_local_bytes(kind, with_values); local_bytes != 0) {
+    if (const LargeTiles* large = large_tiles(kind, with_values)) {
       try {
         return *build();
       } catch (const Error& error) {
-        std::cerr << "sort: key-value tiles in " << local_bytes
-                  << " bytes of local memory do not build on " << runtime().device_name()
-                  << "; using 48 KiB: " << error.what() << "\n";
-        larger_local_refused_ = true;
+        std::cerr << "sort: key-value tiles of " << large->shape.to_string() << " in "
+                  << large->local_bytes << " bytes of local memory do not build on "
+                  << runtime().device_name() << "; using " << config_.work_group << "x"
+                  << config_.items_with_values[static_cast<std::size_t>(kind)]
+                  << " in 48 KiB: " << error.what() << "\n";
+        large_tiles_refused_ = true;
+        choose_tiles(kind, with_values);
       }
     }
     if (ranking_ != Ranking::match_ptx) return *build();
@@ -154,8 +172,8 @@ class RadixSort : public SortAlgorithm {
                       n, std::size_t{8} * std::max(1U, runtime().device().compute_units))
                 : ceil_div(n, tile());
     const auto chunk = static_cast<cl_uint>(ceil_div(n, parts));
-    const Range range = chunks_ ? Range::linear(parts, 1)
-                                : Range::linear(parts * config_.work_group, config_.work_group);
+    const Range range =
+        chunks_ ? Range::linear(parts, 1) : Range::linear(parts * work_group_, work_group_);
     auto& counts = temporary<cl_uint>("tile-counts", parts * kDigits);
     // The downsweep first: its build decides the ranking, part of every program's options.
     CLKernel& downsweep =
@@ -220,14 +238,13 @@ class RadixSort : public SortAlgorithm {
     radix_kernel("radix_global_histogram", with_values, kind)(
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
         count, digit_counts, counters, digit_offsets);
-    const Range range = Range::linear(tiles * config_.work_group, config_.work_group);
+    const Range range = Range::linear(tiles * work_group_, work_group_);
     // The kernel exists where the pass kernel ranks by warp (ranking_ is settled now that the
     // pass kernel is built).
     const bool unstable_first =
         !with_values && config_.unstable_first_pass && ranking_ != Ranking::split;
-    const std::size_t first_tile = config_.work_group * first_pass_items();
-    const Range first_range =
-        Range::linear(ceil_div(n, first_tile) * config_.work_group, config_.work_group);
+    const std::size_t first_tile = work_group_ * first_pass_items();
+    const Range first_range = Range::linear(ceil_div(n, first_tile) * work_group_, work_group_);
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
@@ -259,8 +276,10 @@ class RadixSort : public SortAlgorithm {
   Ranking ranking_;
   // Whether the device's compiler refused the inline-PTX ranking (then no inline PTX at all).
   bool inline_ptx_rejected_ = false;
-  bool larger_local_refused_ = false;
-  // Keys per work-item of the sort in progress (by key kind and values).
+  bool large_tiles_refused_ = false;
+  // The keys and tile shape of the sort in progress (by key kind and values).
+  std::size_t keys_ = 0;
+  std::size_t work_group_ = 256;
   std::size_t items_ = 16;
   // The onesweep buffers a whole sort leaves zero (the first pass's status array: every pass
   // clears the other array for the next one; the counters and digit counts: the histogram's

@@ -63,15 +63,15 @@ Tuning nvidia_gpu_tuning() {
   return tuning;
 }
 
-// Hopper (compute capability 9.x: 227 KiB of local memory a work-group): uint32 key-value tiles
-// of 256 x 25 with the values' own local array (64 KiB, more than the 48 KiB the driver reports,
-// which it runs) under a register cap of 128: 7.55 ms against 8.02-8.03 at 2^28 on the H200
-// (+6 %), 2^24 +2 %, 2^20 the same. int32 and float32 were not faster that way (raw tile keys).
+// Hopper (compute capability 9.x: 227 KiB of local memory a work-group): key-value tiles of
+// 512 x 16 with the values' own local array (87 KiB, more than the 48 KiB the driver reports,
+// which it runs) under a register cap of 64, two work-groups an SM: on the H200 uint32 +2.5-4.1 %,
+// int32 +4.6-4.9 % and float32 +2.8-3.0 % at 2^28 against 256 x 25 in 64 KiB (uint32) and
+// 256 x 22 in 48 KiB (int32, float32), +0.4-3.0 % at 2^24, +12-16 % at 2^21; sorts with fewer
+// such tiles than SMs keep 256 x 22 (docs/sort-log.md, fourteenth session).
 Tuning nvidia_hopper_tuning() {
   Tuning tuning = nvidia_gpu_tuning();
-  tuning.sort.items_with_values[0] = 25;
-  tuning.sort.local_bytes_with_values[0] = 65536;
-  tuning.sort.registers_with_values[0] = 128;
+  tuning.sort.large_tiles_with_values.fill(LargeTiles{TileShape{512, 16}, 98304, 64});
   return tuning;
 }
 
@@ -182,6 +182,27 @@ TileShape TileShape::parse(const std::string& text) {
   return TileShape{group, items};
 }
 
+std::string LargeTiles::to_string() const {
+  if (!enabled()) return "none";
+  return shape.to_string() + "/" + std::to_string(local_bytes) + "/" + std::to_string(registers);
+}
+
+LargeTiles LargeTiles::parse(const std::string& text) {
+  if (text == "none") return LargeTiles{};
+  unsigned long group = 0;
+  unsigned long items = 0;
+  unsigned long bytes = 0;
+  unsigned registers = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%lux%lu/%lu/%u%c", &group, &items, &bytes, &registers, &rest) !=
+          4 ||
+      group == 0) {
+    throw Error("cannot read large tiles '" + text +
+                "'; expected WORKGROUPxITEMS/BYTES/REGISTERS, e.g. 512x16/98304/64, or none");
+  }
+  return LargeTiles{TileShape{group, items}, bytes, registers};
+}
+
 void ScanConfig::check_tile(const DeviceInfo& device) const {
   check_shape("scan tile", tile, device, 1, four_to_thirty_two, "4, 8, 16 or 32");
 }
@@ -244,15 +265,21 @@ void SortConfig::check() const {
   }
   const char* const kinds[] = {"uint32", "int32", "float32"};
   for (std::size_t k = 0; k < 3; ++k) {
-    const std::size_t bytes = local_bytes_with_values[k];
-    if (bytes != 0 && (bytes < 49152 || bytes % 4 != 0)) {
-      throw Error("sort: local_bytes_with_values of " + std::to_string(bytes) + " for " + kinds[k] +
-                  " keys; 0 (48 KiB) or a multiple of 4 from 49152 on");
+    const LargeTiles& large = large_tiles_with_values[k];
+    if (!large.enabled()) continue;
+    const std::string named =
+        "sort: large key-value tiles " + large.to_string() + " for " + kinds[k] + " keys: ";
+    const auto [group, items] = large.shape;
+    if (group % 32 != 0 || group > 1024 || items < 8 || group * items > 16384) {
+      throw Error(named +
+                  "a work-group of a multiple of 32 up to 1024, at least 8 items and a tile of "
+                  "at most 16384 keys");
     }
-    const unsigned registers = registers_with_values[k];
-    if (registers != 0 && (registers < 16 || registers > 255)) {
-      throw Error("sort: registers_with_values of " + std::to_string(registers) + " for " +
-                  kinds[k] + " keys; 0 (no cap) or 16 to 255");
+    if (large.local_bytes < 49152 || large.local_bytes % 4 != 0) {
+      throw Error(named + "local memory of a multiple of 4 bytes from 49152 on");
+    }
+    if (large.registers != 0 && (large.registers < 16 || large.registers > 255)) {
+      throw Error(named + "a register cap of 0 (none) or 16 to 255");
     }
   }
 }

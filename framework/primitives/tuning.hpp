@@ -88,6 +88,21 @@ struct ReduceConfig {
 // (portable), or warp multi-split (inline PTX on NVIDIA, emulated with barriers elsewhere).
 enum class SortRanking { split, warp_match };
 
+// Key-value tiles beyond the 48 KiB of local memory devices report: the shape, the local memory
+// a tile's arrays may take (where keys, values and counters fit it, the ranked values get a local
+// array of their own and go out with the keys; otherwise they follow the keys through the keys'
+// array) and a register cap on NVIDIA (-clf-nv-maxnreg; 0: none).
+struct LargeTiles {
+  TileShape shape{0, 0};  // a work-group of 0: none
+  std::size_t local_bytes = 0;
+  unsigned registers = 0;
+  bool enabled() const { return shape.work_group != 0; }
+  // "512x16/98304/64", as parse() reads it, or "none".
+  std::string to_string() const;
+  // Reads "WORKGROUPxITEMS/BYTES/REGISTERS" or "none"; throws Error when malformed.
+  static LargeTiles parse(const std::string& text);
+};
+
 struct SortConfig {
   // Tile kernels: work-items per group (a multiple of 32, up to 1024) and keys per work-item
   // (at least 8; a tile of at most 16384 keys), by key kind (uint32, int32, float32), keys only
@@ -109,14 +124,10 @@ struct SortConfig {
   // digit of the ordered bits, rather than mapped to ordered bits on load, by key kind (uint32's
   // bits are ordered either way). Needs one program per key kind.
   std::array<bool, 3> raw_tile_keys{false, false, false};
-  // Warp ranking, key-value: the local memory a tile's arrays may take, by key kind (0: 48 KiB,
-  // what devices report). Where keys, values and counters fit it, the ranked values get a local
-  // array of their own and go out with the keys; otherwise they follow the keys through the
-  // keys' array. NVIDIA's driver reports 48 KiB but runs work-groups with more where the GPU
-  // has it.
-  std::array<std::size_t, 3> local_bytes_with_values{0, 0, 0};
-  // Register cap of the key-value programs on NVIDIA by key kind (-clf-nv-maxnreg; 0: none).
-  std::array<unsigned, 3> registers_with_values{0, 0, 0};
+  // Warp ranking, key-value: tiles in more local memory than devices report, by key kind
+  // (NVIDIA's driver reports 48 KiB but runs work-groups with more where the GPU has it). A
+  // device whose compiler refuses them sorts in work_group x items_with_values instead.
+  std::array<LargeTiles, 3> large_tiles_with_values{};
   // Onesweep: status words read at once per look-back step; global-histogram work-groups per
   // compute unit.
   std::size_t lookback_window = 4;
