@@ -2,21 +2,24 @@
 // kernels/primitives/sort/radix.cl, through the CUDA driver API and in the order the Sorter runs
 // the kernels, so that Nsight Compute (which does not see OpenCL launches) can profile a pass of
 // the code the OpenCL driver runs. docs/sort.md ("Profiling a pass") has the commands.
-// Arguments: PTX file, items per work-item, with values (0/1), keys, runs, and a register cap
-// (0: the JIT's own choice; the OpenCL driver's build of the keys-only pass uses 64, the CUDA
-// JIT left to itself 80). Prints the median time of each launch and checks the result
-// against std::sort. KEY_BITS=k in the environment keeps only the keys' low k bits.
+// Arguments: PTX file, the tile shape (WGxITEMS, or ITEMS for work-groups of 256), with values
+// (0/1), keys, runs, and a register cap (0: the JIT's own choice; the OpenCL driver's build of
+// the keys-only pass uses 64, the CUDA JIT left to itself 80). Prints the median time of each
+// launch and checks the result against std::sort. KEY_BITS=k in the environment keeps only the
+// keys' low k bits.
 #include <cuda.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "apps/cl-bench/tools/cuda/opencl_ptx.hpp"
 #include "framework/ptx_register_cap.hpp"
 
 namespace {
@@ -31,39 +34,15 @@ void check(CUresult result, const char* call) {
 }
 #define CHECK(call) check((call), #call)
 
-// The Sorter's shapes on NVIDIA GPUs (framework/primitives/tuning.hpp: SortConfig::work_group
-// and histogram_groups_per_cu).
+// The histogram's and the init kernel's work-groups (GLOBAL_WG in radix_onesweep.cl, and 256
+// for init as the Sorter launches it) and the Sorter's histogram groups an SM on NVIDIA GPUs
+// (framework/primitives/tuning.hpp: SortConfig::histogram_groups_per_cu).
 constexpr unsigned kDigits = 256, kPasses = 4, kGroup = 256, kHistogramGroupsPerSm = 8;
-
-// The OpenCL compiler reads the launch's offsets and group count from environment registers,
-// which the OpenCL runtime sets and CUDA does not: %envreg0 (group offset) and %envreg3 (global
-// offset) become 0, %envreg6 (groups) becomes %nctaid.x.
-std::string cuda_ptx(const std::string& ptx) {
-  std::stringstream in(ptx), out;
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t at = line.find("%envreg");
-    if (at != std::string::npos) {
-      const std::string reg = line.substr(at, line.find(';', at) - at);
-      if (reg == "%envreg0" || reg == "%envreg3") {
-        line.replace(at, reg.size(), "0");
-      } else if (reg == "%envreg6") {
-        line.replace(at, reg.size(), "%nctaid.x");
-        const size_t mov = line.find("mov.b32");
-        if (mov != std::string::npos) line.replace(mov, 7, "mov.u32");
-      } else {
-        std::fprintf(stderr, "sort-profile: unknown environment register %s\n", reg.c_str());
-        std::exit(2);
-      }
-    }
-    out << line << '\n';
-  }
-  return out.str();
-}
 
 struct Launch {
   CUfunction function;
   unsigned groups;
+  unsigned group_size;
   std::vector<void*> args;
 };
 
@@ -89,8 +68,11 @@ struct SortLaunches {
   Launch init;  // once: every sort leaves what it zeroes zero
   std::vector<Launch> launches;
 
-  SortLaunches(CUmodule module, unsigned n, unsigned items, bool with_values, int sms) : count(n) {
-    const unsigned tile = kGroup * items;
+  // Tiles of `group` work-items x `items` keys (RADIX_WG and RADIX_ITEMS of the PTX's build).
+  SortLaunches(CUmodule module, unsigned n, unsigned group, unsigned items, bool with_values,
+               int sms)
+      : count(n) {
+    const unsigned tile = group * items;
     const unsigned tiles = (n + tile - 1) / tile;
     status_words = tiles * kDigits;
     for (int b = 0; b < 2; ++b) {
@@ -103,9 +85,11 @@ struct SortLaunches {
     CHECK(cuMemAlloc(&digit_offsets, kPasses * kDigits * 4));
     init = {kernel(module, "radix_onesweep_init"),
             (std::max(status_words, kPasses * kDigits) + kGroup - 1) / kGroup,
+            kGroup,
             {&status[0], &status_words, &counters, &digit_counts}};
     launches.push_back({kernel(module, "radix_global_histogram"),
                         kHistogramGroupsPerSm * unsigned(sms),
+                        kGroup,
                         {&keys[0], &key_kind, &count, &digit_counts, &counters, &digit_offsets}});
     const CUfunction pass_kernel = kernel(module, "radix_onesweep");
     for (unsigned p = 0; p < kPasses; ++p) {
@@ -116,6 +100,7 @@ struct SortLaunches {
         launches.push_back(
             {kernel(module, "radix_onesweep_unstable"),
              tiles,
+             group,
              {&keys[0], &keys[1], &key_kind, &count, &digit_offsets, &status[1], &status_words}});
         continue;
       }
@@ -128,7 +113,7 @@ struct SortLaunches {
                       (void*)&digit_offsets, (void*)&status[p % 2], (void*)&status[1 - p % 2]}) {
         args.push_back(a);
       }
-      launches.push_back({pass_kernel, tiles, args});
+      launches.push_back({pass_kernel, tiles, group, args});
     }
   }
   SortLaunches(const SortLaunches&) = delete;
@@ -143,7 +128,7 @@ std::vector<std::vector<float>> time_sorts(SortLaunches& sort, const std::vector
   std::vector<CUevent> events(sort.launches.size() + 1);
   for (CUevent& e : events) CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
   const auto launch = [](const Launch& l) {
-    CHECK(cuLaunchKernel(l.function, l.groups, 1, 1, kGroup, 1, 1, 0, nullptr,
+    CHECK(cuLaunchKernel(l.function, l.groups, 1, 1, l.group_size, 1, 1, 0, nullptr,
                          const_cast<void**>(l.args.data()), nullptr));
   };
   launch(sort.init);
@@ -184,7 +169,8 @@ bool sorted_correctly(const SortLaunches& sort, const std::vector<unsigned>& key
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: sort-profile PTX ITEMS WITH_VALUES [N] [RUNS] [MAX_REGISTERS]\n");
+    std::fprintf(stderr,
+                 "usage: sort-profile PTX [WGx]ITEMS WITH_VALUES [N] [RUNS] [MAX_REGISTERS]\n");
     return 2;
   }
   std::ifstream file(argv[1]);
@@ -194,14 +180,29 @@ int main(int argc, char** argv) {
   }
   std::stringstream text;
   text << file.rdbuf();
-  const unsigned items = std::strtoul(argv[2], nullptr, 0);
+  unsigned group = kGroup, items = 0;
+  if (std::strchr(argv[2], 'x') != nullptr) {
+    char rest = 0;
+    if (std::sscanf(argv[2], "%ux%u%c", &group, &items, &rest) != 2) group = 0;
+  } else {
+    items = std::strtoul(argv[2], nullptr, 10);
+  }
   const bool with_values = std::atoi(argv[3]) != 0;
   const unsigned n = argc > 4 ? std::strtoul(argv[4], nullptr, 0) : (1u << 24);
   const int runs = argc > 5 ? std::atoi(argv[5]) : 3;
   const unsigned max_registers = argc > 6 ? std::strtoul(argv[6], nullptr, 0) : 0;
-  if (items == 0 || n == 0 || runs < 1) {
-    std::fprintf(stderr, "sort-profile: ITEMS, N and RUNS must be positive (got %s, %u, %d)\n",
+  if (group == 0 || group % 32 != 0 || items == 0 || n == 0 || runs < 1) {
+    std::fprintf(stderr,
+                 "sort-profile: the tile must be WGxITEMS (WG a multiple of 32) or ITEMS, N and "
+                 "RUNS positive (got '%s', %u, %d)\n",
                  argv[2], n, runs);
+    return 2;
+  }
+  std::string ptx;
+  try {
+    ptx = sort_profile::cuda_ptx(text.str());
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "sort-profile: %s: %s\n", argv[1], error.what());
     return 2;
   }
 
@@ -213,7 +214,7 @@ int main(int argc, char** argv) {
   CHECK(cuCtxSetCurrent(context));
   int sms = 0;
   CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
-  const CUmodule module = load_module(cuda_ptx(text.str()), max_registers);
+  const CUmodule module = load_module(ptx, max_registers);
 
   // KEY_BITS=k in the environment keeps the keys' low k bits (as sort-probe).
   const char* bits_text = std::getenv("KEY_BITS");
@@ -230,13 +231,13 @@ int main(int argc, char** argv) {
     keys[i] = x & key_mask;
     values[i] = i;
   }
-  SortLaunches sort(module, n, items, with_values, sms);
+  SortLaunches sort(module, n, group, items, with_values, sms);
   std::vector<std::vector<float>> ms = time_sorts(sort, keys, values, runs);
   const bool ok = sorted_correctly(sort, keys, with_values);
 
   double total = 0;
-  std::printf("sort-profile %s n=%u items=%u values=%d %s |", argv[1], n, items, with_values,
-              ok ? "ok" : "WRONG");
+  std::printf("sort-profile %s n=%u tile=%ux%u values=%d %s |", argv[1], n, group, items,
+              with_values, ok ? "ok" : "WRONG");
   for (auto& l : ms) {
     std::sort(l.begin(), l.end());
     total += l[l.size() / 2];
