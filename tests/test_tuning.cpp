@@ -6,6 +6,7 @@
 #include <array>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/clf.hpp"
@@ -223,39 +224,63 @@ TEST(Tuning, SortWithRawKeys) {
                                     variants.back() + ", key-value, values' own local array");
 }
 
-// Where a device's compiler refuses key-value tiles beyond the 48 KiB of local memory devices
-// report (stood in for by a build option under which the kernel refuses them), the Sorter says
-// so once and sorts in the config's tiles in 48 KiB; sorts with fewer large tiles than compute
-// units do not try them.
-TEST(Tuning, SortFallsBackWhereLargerLocalMemoryIsRefused) {
-  using sort_test::Pattern;
-  clf::Runtime& runtime = clf::Runtime::shared();
+// Key-value tiles of 64 x 16 with large tiles of 128 x 24 in 64 KiB, which the build option
+// `refusal` makes every device refuse, ranked by warp (Onesweep where work-groups have forward
+// progress); and the variant to sort with.
+std::pair<SortConfig, std::string> large_tiles_refused(clf::Runtime& runtime,
+                                                       const std::string& refusal) {
   SortConfig config = warp_ranking_config(runtime, 64, 16, 16);
   config.large_tiles_with_values.fill(LargeTiles{TileShape{128, 24}, 65536, 0});
-  config.build_options += " -DCLF_TEST_REFUSE_LARGER_LOCAL=1";
-  const std::string variant =
-      clf::has_forward_progress(runtime.device()) ? "onesweep" : "radix-match";
-  clf::primitives::Sorter sorter(runtime, variant, config);
-  const std::string notice = "bytes of local memory do not build";
-  // Large tiles are tried only where there is one for every compute unit.
-  const std::size_t units = runtime.device().compute_units;
-  if (units >= 2) {
-    ::testing::internal::CaptureStderr();
-    sort_test::expect_sorts_each_kind(sorter, 3000, Pattern::random, 4, true,
-                                      variant + ", key-value, too few keys for large tiles");
-    const std::string log = ::testing::internal::GetCapturedStderr();
-    EXPECT_EQ(log.find(notice), std::string::npos) << "large tiles tried for 3000 keys:\n" << log;
-  }
-  const std::size_t n = std::max<std::size_t>(2, units) * 3072 + 99;
+  config.build_options += " " + refusal;
+  const bool onesweep = clf::has_forward_progress(runtime.device());
+  return {config, onesweep ? "onesweep" : "radix-match"};
+}
+
+// Sorts each key kind with values (enough keys for a large tile a compute unit) and checks that
+// the Sorter said `notice` once, naming the tiles it falls back to.
+void expect_sorts_after_one_notice(clf::Runtime& runtime, clf::primitives::Sorter& sorter,
+                                   const std::string& notice, const std::string& what) {
+  const std::size_t n = std::max<std::size_t>(2, runtime.device().compute_units) * 3072 + 99;
   ::testing::internal::CaptureStderr();
-  sort_test::expect_sorts_each_kind(sorter, n, Pattern::random, 5, true,
-                                    variant + ", key-value, larger local memory refused");
+  sort_test::expect_sorts_each_kind(sorter, n, sort_test::Pattern::random, 5, true, what);
   const std::string log = ::testing::internal::GetCapturedStderr();
   const std::size_t first = log.find(notice);
   EXPECT_NE(first, std::string::npos) << log;
   EXPECT_NE(log.find("tiles of 128x24 in 65536 bytes"), std::string::npos) << log;
   EXPECT_NE(log.find("using 64x16 in 48 KiB"), std::string::npos) << log;
   EXPECT_EQ(log.find(notice, first + 1), std::string::npos) << "said more than once:\n" << log;
+}
+
+// Where a device's compiler refuses key-value tiles beyond the 48 KiB of local memory devices
+// report (stood in for by a build option under which the kernel refuses them), the Sorter says
+// so once and sorts in the config's tiles in 48 KiB; sorts with fewer large tiles than compute
+// units do not try them.
+TEST(Tuning, SortFallsBackWhereLargerLocalMemoryIsRefused) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  const auto [config, variant] = large_tiles_refused(runtime, "-DCLF_TEST_REFUSE_LARGER_LOCAL=1");
+  clf::primitives::Sorter sorter(runtime, variant, config);
+  const std::string notice = "bytes of local memory do not build";
+  if (runtime.device().compute_units >= 2) {
+    ::testing::internal::CaptureStderr();
+    sort_test::expect_sorts_each_kind(sorter, 3000, sort_test::Pattern::random, 4, true,
+                                      variant + ", key-value, too few keys for large tiles");
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(log.find(notice), std::string::npos) << "large tiles tried for 3000 keys:\n" << log;
+  }
+  expect_sorts_after_one_notice(runtime, sorter, notice,
+                                variant + ", key-value, larger local memory refused");
+}
+
+// Where a driver builds key-value tiles beyond 48 KiB but refuses to launch them (stood in for by
+// a build option under which those kernels require another work-group size), the Sorter says so
+// once and sorts again in the config's tiles: the caller's buffers are untouched until the
+// second pass.
+TEST(Tuning, SortStartsAgainWhereLargeTilesDoNotLaunch) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  const auto [config, variant] = large_tiles_refused(runtime, "-DCLF_TEST_REFUSE_LARGE_LAUNCH=1");
+  clf::primitives::Sorter sorter(runtime, variant, config);
+  expect_sorts_after_one_notice(runtime, sorter, "build but do not launch",
+                                variant + ", key-value, large tiles not launched");
 }
 
 // Onesweep's unstable first pass (keys only): tiles placed by a global atomic a digit, ranked by

@@ -63,8 +63,29 @@ class RadixSort : public SortAlgorithm {
   }
 
   void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
+    const bool with_values = values != nullptr;
     keys_ = n;
-    choose_tiles(kind, values != nullptr);
+    choose_tiles(kind, with_values);
+    try {
+      sort_in_tiles(keys, values, kind, n);
+    } catch (const ApiError& error) {
+      // A driver that builds large tiles but refuses to launch them: until the second pass
+      // starts, nothing has been written to the caller's buffers, so the sort starts again in the
+      // config's tiles.
+      if (large_tiles(kind, with_values) == nullptr || !callers_buffers_untouched_ ||
+          error.call() != "clEnqueueNDRangeKernel") {
+        throw;
+      }
+      refuse_large_tiles(kind, with_values, "build but do not launch", error);
+      sort_in_tiles(keys, values, kind, n);
+    }
+  }
+
+ private:
+  std::size_t tile() const { return work_group_ * items_; }
+
+  void sort_in_tiles(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
+    callers_buffers_untouched_ = true;
     if (onesweep_ && n <= kOnesweepMaxKeys) {
       sort_onesweep(keys, values, kind, n);
     } else {
@@ -72,8 +93,18 @@ class RadixSort : public SortAlgorithm {
     }
   }
 
- private:
-  std::size_t tile() const { return work_group_ * items_; }
+  // Says on stderr that the large tiles `failed` on this device and sorts in the config's tiles
+  // from now on.
+  void refuse_large_tiles(KeyKind kind, bool with_values, const char* failed, const Error& error) {
+    const LargeTiles& large = config_.large_tiles_with_values[static_cast<std::size_t>(kind)];
+    std::cerr << "sort: key-value tiles of " << large.shape.to_string() << " in "
+              << large.local_bytes << " bytes of local memory " << failed << " on "
+              << runtime().device_name() << "; using " << config_.work_group << "x"
+              << config_.items_with_values[static_cast<std::size_t>(kind)]
+              << " in 48 KiB: " << error.what() << "\n";
+    large_tiles_refused_ = true;
+    choose_tiles(kind, with_values);
+  }
 
   // The tile shape of the sort in progress (`kind` keys, with values or not).
   void choose_tiles(KeyKind kind, bool with_values) {
@@ -137,17 +168,11 @@ class RadixSort : public SortAlgorithm {
     const auto build = [&] {
       return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
     };
-    if (const LargeTiles* large = large_tiles(kind, with_values)) {
+    if (large_tiles(kind, with_values) != nullptr) {
       try {
         return *build();
       } catch (const Error& error) {
-        std::cerr << "sort: key-value tiles of " << large->shape.to_string() << " in "
-                  << large->local_bytes << " bytes of local memory do not build on "
-                  << runtime().device_name() << "; using " << config_.work_group << "x"
-                  << config_.items_with_values[static_cast<std::size_t>(kind)]
-                  << " in 48 KiB: " << error.what() << "\n";
-        large_tiles_refused_ = true;
-        choose_tiles(kind, with_values);
+        refuse_large_tiles(kind, with_values, "do not build", error);
       }
     }
     if (ranking_ != Ranking::match_ptx) return *build();
@@ -184,6 +209,7 @@ class RadixSort : public SortAlgorithm {
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
+                if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
                 const cl_uint shift = 8 * pass;
                 if (chunks_) {
                   upsweep(range, read_only(from), key_kind, counts, count, shift, chunk);
@@ -248,6 +274,7 @@ class RadixSort : public SortAlgorithm {
     ping_pong(keys, values, kind, n, kPasses,
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
+                if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
                 const cl_uint shift = 8 * pass;
                 auto& status = pass % 2 == 0 ? status_even : status_odd;
                 auto& next_status = pass % 2 == 0 ? status_odd : status_even;
@@ -277,6 +304,8 @@ class RadixSort : public SortAlgorithm {
   // Whether the device's compiler refused the inline-PTX ranking (then no inline PTX at all).
   bool inline_ptx_rejected_ = false;
   bool large_tiles_refused_ = false;
+  // Whether the sort in progress has written nothing to the caller's buffers yet.
+  bool callers_buffers_untouched_ = true;
   // The keys and tile shape of the sort in progress (by key kind and values).
   std::size_t keys_ = 0;
   std::size_t work_group_ = 256;

@@ -129,7 +129,7 @@
 // -------------------------------
 
 // Digit counts of each tile, digit-major: tile_counts[digit * tiles + tile].
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_upsweep(
+__kernel __attribute__((reqd_work_group_size(TILE_WG_REQUIRED, 1, 1))) void radix_upsweep(
     KEYS_IN(keys), uint key_kind, __global uint* tile_counts, uint n, uint shift) {
   BIND_KEYS_IN(keys);
   __local uint counts[DIGITS];
@@ -148,7 +148,7 @@ __kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_upswee
 }
 
 // `offsets` is tile_counts after an exclusive scan: where each (digit, tile) run starts.
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_downsweep(
+__kernel __attribute__((reqd_work_group_size(TILE_WG_REQUIRED, 1, 1))) void radix_downsweep(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, const __global uint* offsets,
     uint n, uint shift) {
   BIND_KEYS_IN(keys);

@@ -146,7 +146,7 @@ inline void resolve_runs(__global uint* status, uint tile, const __global uint* 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
+__kernel __attribute__((reqd_work_group_size(TILE_WG_REQUIRED, 1, 1))) void radix_onesweep(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind VALUE_PARAMS, uint n, uint shift, uint pass,
     __global uint* counters, const __global uint* digit_offsets, __global uint* status,
     __global uint* next_status) {
@@ -216,7 +216,7 @@ inline void rank_store_unstable(const uint* key, uint shift, uint valid, TileMem
 // digit's first output index (`cursors`: the first row of digit_offsets, used up by this pass),
 // and ranks with one local atomic a key. The claims' round trip overlaps the ranking.
 #define CLAIMS ((DIGITS + RADIX_WG - 1) / RADIX_WG)
-__kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_unstable(
+__kernel __attribute__((reqd_work_group_size(TILE_WG_REQUIRED, 1, 1))) void radix_onesweep_unstable(
     KEYS_IN(keys), KEYS_OUT(keys_out), uint key_kind, uint n, __global uint* cursors,
     __global uint* next_status, uint next_status_words) {
   BIND_KEYS_IN(keys);

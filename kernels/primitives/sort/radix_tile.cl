@@ -27,6 +27,14 @@ typedef struct {
 #if defined(CLF_TEST_REFUSE_LARGER_LOCAL) && VALUES_LOCAL_WORDS > 12288
 #error "local memory beyond 48 KiB refused (CLF_TEST_REFUSE_LARGER_LOCAL)"
 #endif
+// The tile kernels' reqd_work_group_size. Tests stand in for a driver that builds tiles beyond
+// 48 KiB but refuses to launch them with this option: those kernels then require twice the
+// work-group they are launched with.
+#if defined(CLF_TEST_REFUSE_LARGE_LAUNCH) && VALUES_LOCAL_WORDS > 12288
+#define TILE_WG_REQUIRED (2 * RADIX_WG)
+#else
+#define TILE_WG_REQUIRED RADIX_WG
+#endif
 #define VALUES_LOCAL                                                                        \
   (WITH_VALUES && RANK_MATCH &&                                                             \
    TILE_KEY_WORDS + PADDED(TILE) + COUNTER_ARRAY_WORDS + RADIX_WG + 32 + 3 * DIGITS + 64 <= \
