@@ -125,8 +125,9 @@ struct SortConfig {
   // bits are ordered either way). Needs one program per key kind.
   std::array<bool, 3> raw_tile_keys{false, false, false};
   // Warp ranking, key-value: tiles in more local memory than devices report, by key kind
-  // (NVIDIA's driver reports 48 KiB but runs work-groups with more where the GPU has it). A
-  // device whose compiler refuses them sorts in work_group x items_with_values instead.
+  // (NVIDIA's driver reports 48 KiB but runs work-groups with more where the GPU has it), used
+  // where a sort has one for every compute unit. A device whose compiler or driver refuses them
+  // sorts in work_group x items_with_values instead.
   std::array<LargeTiles, 3> large_tiles_with_values{};
   // Onesweep: status words read at once per look-back step; global-histogram work-groups per
   // compute unit.
