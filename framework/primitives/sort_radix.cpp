@@ -93,17 +93,16 @@ class RadixSort : public SortAlgorithm {
     }
   }
 
-  // Says on stderr that the large tiles `failed` on this device and sorts in the config's tiles
-  // from now on.
+  // Sorts in the config's tiles from now on and says on stderr that the large tiles `failed` on
+  // this device.
   void refuse_large_tiles(KeyKind kind, bool with_values, const char* failed, const Error& error) {
     const LargeTiles& large = config_.large_tiles_with_values[static_cast<std::size_t>(kind)];
-    std::cerr << "sort: key-value tiles of " << large.shape.to_string() << " in "
-              << large.local_bytes << " bytes of local memory " << failed << " on "
-              << runtime().device_name() << "; using " << config_.work_group << "x"
-              << config_.items_with_values[static_cast<std::size_t>(kind)]
-              << " in 48 KiB: " << error.what() << "\n";
     large_tiles_refused_ = true;
     choose_tiles(kind, with_values);
+    std::cerr << "sort: key-value tiles of " << large.shape.to_string() << " in "
+              << large.local_bytes << " bytes of local memory " << failed << " on "
+              << runtime().device_name() << "; using " << work_group_ << "x" << items_
+              << " in 48 KiB: " << error.what() << "\n";
   }
 
   // The tile shape of the sort in progress (`kind` keys, with values or not).

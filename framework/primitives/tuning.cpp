@@ -39,6 +39,15 @@ bool four_to_thirty_two(std::size_t items) {
   return items == 4 || items == 8 || items == 16 || items == 32;
 }
 
+// What the radix sort's tile kernels take: a work-group of `group` with `fewest` to `most` keys
+// per work-item; kSortTilesNeed says it.
+bool sort_tiles_fit(std::size_t group, std::size_t fewest, std::size_t most) {
+  return group != 0 && group % 32 == 0 && group <= 1024 && fewest >= 8 && group * most <= 16384;
+}
+constexpr const char* kSortTilesNeed =
+    "a work-group of a multiple of 32 up to 1024, at least 8 items and a tile of at most 16384 "
+    "keys";
+
 // The defaults, by kind of device; docs/sort.md, docs/scan.md and docs/matmul.md have the
 // measurements that chose them.
 Tuning nvidia_gpu_tuning() {
@@ -246,12 +255,10 @@ void SortConfig::check() const {
     fewest = std::min(fewest, first_pass_items);
     most = std::max(most, first_pass_items);
   }
-  if (work_group == 0 || work_group % 32 != 0 || work_group > 1024 || fewest < 8 ||
-      work_group * most > 16384) {
+  if (!sort_tiles_fit(work_group, fewest, most)) {
     throw Error("sort: a work-group of " + std::to_string(work_group) + " and " +
                 std::to_string(fewest) + " to " + std::to_string(most) +
-                " items per work-item; the tile kernels need a work-group of a multiple of 32 up "
-                "to 1024, at least 8 items and a tile of at most 16384 keys");
+                " items per work-item; the tile kernels need " + kSortTilesNeed);
   }
   if (!program_per_key_kind && (raw_tile_keys[0] || raw_tile_keys[1] || raw_tile_keys[2])) {
     throw Error(
@@ -270,11 +277,7 @@ void SortConfig::check() const {
     const std::string named =
         "sort: large key-value tiles " + large.to_string() + " for " + kinds[k] + " keys: ";
     const auto [group, items] = large.shape;
-    if (group % 32 != 0 || group > 1024 || items < 8 || group * items > 16384) {
-      throw Error(named +
-                  "a work-group of a multiple of 32 up to 1024, at least 8 items and a tile of "
-                  "at most 16384 keys");
-    }
+    if (!sort_tiles_fit(group, items, items)) throw Error(named + kSortTilesNeed);
     if (large.local_bytes < 49152 || large.local_bytes % 4 != 0) {
       throw Error(named + "local memory of a multiple of 4 bytes from 49152 on");
     }
