@@ -93,9 +93,9 @@ SweptParameter parse_set(const std::string& text) {
     throw clf::Error(quoted("--set", text) + ": expected NAME=VALUES, e.g. rs=1,1.5,2 or " +
                      "ws=0.05:0.2:0.05");
   }
-  const RuleParameter& parameter = find_parameter(text.substr(0, equals), text);
-  return {parameter.name,
-          parse_numbers(text.substr(equals + 1), "--set " + text.substr(0, equals))};
+  const std::string name = text.substr(0, equals);
+  const RuleParameter& parameter = find_parameter(name, text);
+  return {parameter.name, parse_numbers(text.substr(equals + 1), "--set " + name)};
 }
 
 // "count=10000, dims=2, rs=1.5, seed=3": how errors name a run.

@@ -175,7 +175,8 @@ Reducer<T>::Reducer(Runtime& runtime, ReduceOp op, const std::string& variant,
     : runtime_(&runtime), op_(op), variant_(variant), impl_(std::make_unique<Impl>()) {
   // "default" runs the config's layout: the first entry (tiles) or the chunks.
   const bool chunks = variant == "default" && config.layout == Layout::chunks;
-  const ReduceVariant& kernels = find_variant(chunks ? "chunks" : variant);
+  const std::string name = chunks ? "chunks" : variant;
+  const ReduceVariant& kernels = find_variant(name);
   impl_->variant = &kernels;
   impl_->chunks = config.chunks;
   if (kernels.group_size != 0) impl_->group_size = kernels.group_size;
