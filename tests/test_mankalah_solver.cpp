@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -186,6 +187,19 @@ TEST(MankalahSolvedPositions, SurviveOnDiskAndRefuseDamage) {
   std::ofstream(path, std::ios::binary)
       .write(original.data(), static_cast<std::streamsize>(bytes - 3));
   EXPECT_THROW(sv::SolvedPositions::load(path), eg::DatabaseError);
+  // A count whose entries' bytes wrap around 2^64 to the file's two (a fuzzer's find): refused by
+  // name, not read past the file.
+  std::vector<char> wrapped = original;
+  const std::uint64_t count = (std::uint64_t{1} << 60) + 2;
+  std::memcpy(wrapped.data() + 16, &count, sizeof count);  // Header::count
+  std::ofstream(path, std::ios::binary).write(wrapped.data(), static_cast<std::streamsize>(bytes));
+  try {
+    sv::SolvedPositions::load(path);
+    ADD_FAILURE() << "a count that wraps was accepted";
+  } catch (const eg::DatabaseError& error) {
+    EXPECT_NE(std::string(error.what()).find("hold 2 whole positions"), std::string::npos)
+        << error.what();
+  }
 }
 
 // From random positions, against bonzo and alpha-beta, each side: the perfect engine proves a

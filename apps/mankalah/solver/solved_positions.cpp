@@ -79,13 +79,17 @@ SolvedPositions SolvedPositions::load(const std::filesystem::path& path) {
   }
   if (header.rules != endgame::kRulesId) fail(path, "written for other rules");
   if (header.reserved != 0) fail(path, "a reserved header field is set");
-  if (bytes.size() != kHeaderBytes + header.count * sizeof(Entry)) {
-    fail(path, std::to_string(bytes.size()) + " bytes, expected " +
-                   std::to_string(kHeaderBytes + header.count * sizeof(Entry)) + " for " +
-                   std::to_string(header.count) + " positions");
+  // The count is checked against the file's size by division: a count times the entry size
+  // can wrap around 2^64 and match a short file.
+  const std::size_t payload_bytes = bytes.size() - kHeaderBytes;
+  if (payload_bytes % sizeof(Entry) != 0 || header.count != payload_bytes / sizeof(Entry)) {
+    fail(path, std::to_string(bytes.size()) + " bytes, which hold " +
+                   std::to_string(payload_bytes / sizeof(Entry)) + " whole positions (" +
+                   std::to_string(payload_bytes % sizeof(Entry)) +
+                   " bytes over), but the header says " + std::to_string(header.count));
   }
   const char* payload = bytes.data() + kHeaderBytes;
-  if (clf::checksum64(payload, header.count * sizeof(Entry)) != header.checksum) {
+  if (clf::checksum64(payload, payload_bytes) != header.checksum) {
     fail(path, "checksum mismatch: the entries are damaged");
   }
   for (std::uint64_t i = 0; i < header.count; ++i) {
