@@ -103,7 +103,7 @@ void log_widget_bounds(const char* name, GtkWidget* widget) {
                              {"height", bounds.size.height}});
         return G_SOURCE_CONTINUE;
       },
-      new Watched{name, GTK_WIDGET(g_object_ref(widget)), GRAPHENE_RECT_INIT(0, 0, 0, 0)},
+      new Watched{name, GTK_WIDGET(g_object_ref(widget)), graphene_rect_t{}},
       [](gpointer data) {
         auto* watched = static_cast<Watched*>(data);
         g_object_unref(watched->widget);

@@ -93,8 +93,7 @@ bool save_widget_png(GtkWidget* widget, const std::string& path, std::string* er
     *error = "nothing drawn";
     return false;
   }
-  graphene_rect_t area =
-      GRAPHENE_RECT_INIT(0, 0, static_cast<float>(width), static_cast<float>(height));
+  const graphene_rect_t area{{0.0f, 0.0f}, {static_cast<float>(width), static_cast<float>(height)}};
   GdkTexture* texture = gsk_renderer_render_texture(renderer, node, &area);
   gsk_render_node_unref(node);
   const bool saved = gdk_texture_save_to_png(texture, path.c_str());

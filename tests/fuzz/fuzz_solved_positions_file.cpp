@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto loaded = mankalah::solver::SolvedPositions::load(file);
     volatile int sum = 0;
     for (const auto& entry : loaded.positions()) sum += entry.second.value + entry.second.move;
+    (void)sum;
   } catch (const mankalah::endgame::DatabaseError&) {
   }
   return 0;
