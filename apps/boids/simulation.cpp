@@ -305,7 +305,9 @@ void Simulation::step(StageRecorder* recorder) {
       k.cell_keys(clf::Range::linear(n, work_group(k.cell_keys)), position_[current_], rules_,
                   grid_, n, keys_, order_);
     });
-    stage(kSort, [&] { sorter_.sort(keys_, order_); });
+    // Cell ids: the sort needs only their bits (two passes for up to 65536 cells, not four).
+    stage(kSort,
+          [&] { sorter_.sort(keys_, order_, clf::primitives::KeyBits::below(grid_.cell_count)); });
     stage(kRanges, [&] {
       if (cell_ranges() == CellRanges::scan) {
         const cl_uint entries = grid_.cell_count + 1;

@@ -116,14 +116,24 @@ struct Sorter::Impl {
     }
   }
 
-  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
+  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
+            KeyBits key_bits = {}) {
     if (values != nullptr && values->size() != n) {
       throw Error("sort: " + std::to_string(n) + " keys but " + std::to_string(values->size()) +
                   " values; key-value sorting needs one value per key");
     }
+    if (key_bits.bits < 1 || key_bits.bits > 32) {
+      throw Error("sort: KeyBits{" + std::to_string(key_bits.bits) +
+                  "}: a sort orders keys by 1 to 32 of their low bits");
+    }
+    if (key_bits.bits < 32 && !algorithm->orders_by_low_bits()) {
+      throw Error("sort: variant '" + variant + "' orders keys by all their bits; KeyBits{" +
+                  std::to_string(key_bits.bits) +
+                  "} needs a radix variant (default, radix, radix-tiles, radix-match, onesweep)");
+    }
     check_size(n, values != nullptr);
     if (n <= 1) return;
-    algorithm->sort(keys, values, kind, n);
+    algorithm->sort(keys, values, kind, n, key_bits.bits);
   }
 };
 
@@ -163,6 +173,12 @@ void Sorter::sort(DeviceBuffer<cl_int>& keys, DeviceBuffer<cl_uint>& values) {
 }
 void Sorter::sort(DeviceBuffer<cl_float>& keys, DeviceBuffer<cl_uint>& values) {
   impl_->sort(keys, &values, KeyKind::float32, keys.size());
+}
+void Sorter::sort(DeviceBuffer<cl_uint>& keys, KeyBits key_bits) {
+  impl_->sort(keys, nullptr, KeyKind::uint32, keys.size(), key_bits);
+}
+void Sorter::sort(DeviceBuffer<cl_uint>& keys, DeviceBuffer<cl_uint>& values, KeyBits key_bits) {
+  impl_->sort(keys, &values, KeyKind::uint32, keys.size(), key_bits);
 }
 
 template <typename K>

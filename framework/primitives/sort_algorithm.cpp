@@ -39,16 +39,17 @@ CLKernel& SortAlgorithm::kernel(const char* file, const std::string& name,
   return *found->second;
 }
 
-BufferBase& SortAlgorithm::temporary_keys(KeyKind kind, std::size_t count) {
+BufferBase& SortAlgorithm::temporary_keys(KeyKind kind, std::size_t count,
+                                          const std::string& role) {
   switch (kind) {
     case KeyKind::uint32:
-      return temporary<cl_uint>("keys", count);
+      return temporary<cl_uint>(role, count);
     case KeyKind::int32:
-      return temporary<cl_int>("keys", count);
+      return temporary<cl_int>(role, count);
     case KeyKind::float32:
       break;
   }
-  return temporary<cl_float>("keys", count);
+  return temporary<cl_float>(role, count);
 }
 
 void SortAlgorithm::copy(const BufferBase& from, BufferBase& to, std::size_t bytes) {

@@ -28,9 +28,13 @@ class SortAlgorithm {
   SortAlgorithm(const SortAlgorithm&) = delete;
   SortAlgorithm& operator=(const SortAlgorithm&) = delete;
 
-  // Sorts keys[0, n), permuting values along when given; 2 <= n <= max_keys(), sizes checked.
-  virtual void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind,
-                    std::size_t n) = 0;
+  // Sorts keys[0, n) by their ordered bits' low `key_bits` bits (32: the whole key; fewer only
+  // where orders_by_low_bits()), permuting values along when given; 2 <= n <= max_keys(), sizes
+  // checked.
+  virtual void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
+                    unsigned key_bits) = 0;
+  // Whether sort() takes key_bits below 32.
+  virtual bool orders_by_low_bits() const { return false; }
   // The most keys the algorithm sorts on the device: temporaries must fit one allocation.
   virtual std::size_t max_keys(bool with_values) const;
   // What runs, for the "default" variant's algorithm(): "radix" or "onesweep".
@@ -54,27 +58,37 @@ class SortAlgorithm {
     }
     return *buffer;
   }
-  BufferBase& temporary_keys(KeyKind kind, std::size_t count);
+  BufferBase& temporary_keys(KeyKind kind, std::size_t count, const std::string& role);
   void copy(const BufferBase& from, BufferBase& to, std::size_t bytes);
   // In-place exclusive scan of data[0, count) (kernels/primitives/sort/scan.cl); block sums are
   // scanned recursively.
   void scan_exclusive(DeviceBuffer<cl_uint>& data, std::size_t count, unsigned depth = 0);
 
-  // Runs `pass(p, from, to, values_from, values_to)` for p = 0 .. passes - 1, ping-ponging
-  // between the caller's buffers and temporaries; an even number of passes leaves the result
-  // in the caller's buffers.
+  // Runs `pass(p, from, to, values_from, values_to)` for p = 0 .. passes - 1, from the caller's
+  // buffers back to them: an even number of passes alternates with temporaries, an odd number
+  // from three on rotates through two sets of them (no copy), and one pass alone goes to
+  // temporaries and is copied back.
   template <typename Pass>
   void ping_pong(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
                  cl_uint passes, Pass pass) {
-    BufferBase* from = &keys;
-    BufferBase* to = &temporary_keys(kind, n);
-    DeviceBuffer<cl_uint>* values_from = values;
-    DeviceBuffer<cl_uint>* values_to =
-        values != nullptr ? &temporary<cl_uint>("values", n) : nullptr;
+    const bool two_sets = passes % 2 == 1 && passes > 1;
+    BufferBase* key_buffers[3] = {&keys, &temporary_keys(kind, n, "keys"),
+                                  two_sets ? &temporary_keys(kind, n, "keys-2") : nullptr};
+    DeviceBuffer<cl_uint>* value_buffers[3] = {
+        values, values != nullptr ? &temporary<cl_uint>("values", n) : nullptr,
+        values != nullptr && two_sets ? &temporary<cl_uint>("values-2", n) : nullptr};
+    // Which buffers hold the keys after `done` passes.
+    const auto holding = [&](cl_uint done) {
+      if (done == 0 || (done == passes && passes > 1)) return 0;
+      return done % 2 == 1 ? 1 : two_sets ? 2 : 0;
+    };
     for (cl_uint p = 0; p < passes; ++p) {
-      pass(p, *from, *to, values_from, values_to);
-      std::swap(from, to);
-      std::swap(values_from, values_to);
+      const int from = holding(p), to = holding(p + 1);
+      pass(p, *key_buffers[from], *key_buffers[to], value_buffers[from], value_buffers[to]);
+    }
+    if (holding(passes) != 0) {
+      copy(*key_buffers[1], keys, n * sizeof(cl_uint));  // every key kind is 32 bits wide
+      if (values != nullptr) copy(*value_buffers[1], *values, n * sizeof(cl_uint));
     }
   }
 

@@ -30,7 +30,8 @@ class BitonicSort : public SortAlgorithm {
     return std::min(SortAlgorithm::max_keys(with_values), padded);
   }
 
-  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
+  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
+            unsigned /*key_bits: 32*/) override {
     const bool with_values = values != nullptr;
     const std::string options = values_option(with_values);
     const auto key_kind = static_cast<cl_uint>(kind);

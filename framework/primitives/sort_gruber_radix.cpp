@@ -18,7 +18,8 @@ class GruberRadixSort : public SortAlgorithm {
         local_histograms_(histograms != GruberHistograms::private_memory),
         vector_loads_(histograms == GruberHistograms::local_memory_vector_loads) {}
 
-  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
+  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
+            unsigned /*key_bits: 32*/) override {
     const char* file = "kernels/primitives/sort/radix_gruber.cl";
     const std::size_t block = vector_loads_ ? 128 : 32;
     const std::string options =

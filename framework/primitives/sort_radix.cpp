@@ -14,6 +14,8 @@ namespace {
 
 constexpr const char* kFile = "kernels/primitives/sort/radix.cl";
 constexpr std::size_t kDigits = 256;
+constexpr unsigned kDigitBits = 8;
+// PASSES in radix.cl: a whole 32-bit key's passes.
 constexpr cl_uint kPasses = 4;
 // GLOBAL_WG in radix_onesweep.cl: the onesweep histogram kernel.
 constexpr std::size_t kGlobalWorkGroup = 256;
@@ -56,15 +58,18 @@ class RadixSort : public SortAlgorithm {
   }
 
   std::string name() const override { return onesweep_ ? "onesweep" : "radix"; }
+  bool orders_by_low_bits() const override { return true; }
 
   std::size_t max_keys(bool with_values) const override {
     const std::size_t limit = SortAlgorithm::max_keys(with_values);
     return onesweep_only_ ? std::min(limit, kOnesweepMaxKeys) : limit;
   }
 
-  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) override {
+  void sort(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n,
+            unsigned key_bits) override {
     const bool with_values = values != nullptr;
     keys_ = n;
+    key_bits_ = key_bits;
     choose_tiles(kind, with_values);
     try {
       sort_in_tiles(keys, values, kind, n);
@@ -83,6 +88,14 @@ class RadixSort : public SortAlgorithm {
 
  private:
   std::size_t tile() const { return work_group_ * items_; }
+
+  // One pass a digit of the sort's key bits.
+  cl_uint passes() const { return static_cast<cl_uint>(ceil_div(key_bits_, kDigitBits)); }
+  // The shift of each pass's digit: 8 bits a pass, the last one's below the key bits' top
+  // (overlapping the pass before where they are not a whole number of digits: a stable pass by
+  // bits already in order keeps that order). Below 8 key bits the programs mask the digit.
+  cl_uint top_shift() const { return key_bits_ > kDigitBits ? key_bits_ - kDigitBits : 0; }
+  cl_uint shift(cl_uint pass) const { return std::min(kDigitBits * pass, top_shift()); }
 
   void sort_in_tiles(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
     callers_buffers_untouched_ = true;
@@ -151,6 +164,7 @@ class RadixSort : public SortAlgorithm {
     // where it did not.
     if (ranking_ == Ranking::match_ptx) text += " -DCLF_PTX=1";
     if (inline_ptx_rejected_) text += " -DCLF_NO_PTX=1";
+    if (key_bits_ < kDigitBits) text += " -DDIGIT_MASK=" + std::to_string((1U << key_bits_) - 1);
     if (!config_.build_options.empty()) text += " " + config_.build_options;
     return values_option(with_values, text);
   }
@@ -205,11 +219,11 @@ class RadixSort : public SortAlgorithm {
     CLKernel& upsweep =
         radix_kernel(chunks_ ? "radix_chunk_upsweep" : "radix_upsweep", with_values, kind);
     const auto count = static_cast<cl_uint>(n);
-    ping_pong(keys, values, kind, n, kPasses,
+    ping_pong(keys, values, kind, n, passes(),
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
-                const cl_uint shift = 8 * pass;
+                const cl_uint shift = this->shift(pass);
                 if (chunks_) {
                   upsweep(range, read_only(from), key_kind, counts, count, shift, chunk);
                 } else {
@@ -238,22 +252,27 @@ class RadixSort : public SortAlgorithm {
     CLKernel& onesweep = radix_kernel("radix_onesweep", with_values, kind);
     const std::size_t tiles = ceil_div(n, tile());
     const std::size_t status_words = tiles * kDigits;
-    auto& status_even = temporary<cl_uint>("status-even", status_words);
-    auto& status_odd = temporary<cl_uint>("status-odd", status_words);
+    // Pass p looks back in status[(p + clean_status_) % 2] and clears the other one for pass p + 1.
+    DeviceBuffer<cl_uint>* status[2] = {&temporary<cl_uint>("status-0", status_words),
+                                        &temporary<cl_uint>("status-1", status_words)};
     auto& counters = temporary<cl_uint>("counters", kCounterWords);
     auto& digit_counts = temporary<cl_uint>("digit-counts", kPasses * kDigits);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    // A whole sort leaves the first pass's status array, the counters and the digit counts zero
-    // for the next one; the init kernel zeroes them only when they are new (see zeroed_).
-    const ZeroedState state{status_even.mem()(), status_even.size(), counters.mem()(),
-                            digit_counts.mem()()};
-    if (zeroed_ != state) {
+    // A whole sort leaves one status array (the one after its last pass's), the counters and the
+    // digit counts zero for the next one; the init kernel zeroes them only when they are new (see
+    // zeroed_).
+    auto zeroed_state = [&] {
+      return ZeroedState{status[clean_status_]->mem()(), status[clean_status_]->size(),
+                         counters.mem()(), digit_counts.mem()()};
+    };
+    if (zeroed_ != zeroed_state()) {
+      clean_status_ = 0;
       radix_kernel("radix_onesweep_init", with_values, kind)(
-          Range::linear(std::max<std::size_t>(status_even.size(), kPasses * kDigits), 256),
-          status_even, static_cast<cl_uint>(status_even.size()), counters, digit_counts);
+          Range::linear(std::max<std::size_t>(status[0]->size(), kPasses * kDigits), 256),
+          *status[0], static_cast<cl_uint>(status[0]->size()), counters, digit_counts);
     }
-    zeroed_ = {};  // until all four passes are enqueued
+    zeroed_ = {};  // until all the passes are enqueued
     // Enough work-groups to fill the device (histogram_groups_per_cu per compute unit, each at
     // most 8 keys per work-item per round); each strides over the keys.
     const std::size_t groups = std::max<std::size_t>(
@@ -262,21 +281,22 @@ class RadixSort : public SortAlgorithm {
                               config_.histogram_groups_per_cu * runtime().device().compute_units));
     radix_kernel("radix_global_histogram", with_values, kind)(
         Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
-        count, digit_counts, counters, digit_offsets);
+        count, passes(), top_shift(), digit_counts, counters, digit_offsets);
     const Range range = Range::linear(tiles * work_group_, work_group_);
     // The kernel exists where the pass kernel ranks by warp (ranking_ is settled now that the
-    // pass kernel is built).
-    const bool unstable_first =
-        !with_values && config_.unstable_first_pass && ranking_ != Ranking::split;
+    // pass kernel is built). Keys equal in every sorted bit are equal keys only when all 32 bits
+    // are sorted.
+    const bool unstable_first = !with_values && key_bits_ == 32 && config_.unstable_first_pass &&
+                                ranking_ != Ranking::split;
     const std::size_t first_tile = work_group_ * first_pass_items();
     const Range first_range = Range::linear(ceil_div(n, first_tile) * work_group_, work_group_);
-    ping_pong(keys, values, kind, n, kPasses,
+    ping_pong(keys, values, kind, n, passes(),
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
-                const cl_uint shift = 8 * pass;
-                auto& status = pass % 2 == 0 ? status_even : status_odd;
-                auto& next_status = pass % 2 == 0 ? status_odd : status_even;
+                const cl_uint shift = this->shift(pass);
+                auto& pass_status = *status[(pass + clean_status_) % 2];
+                auto& next_status = *status[(pass + clean_status_ + 1) % 2];
                 if (pass == 0 && unstable_first) {
                   // It advances the first row of digit_offsets (the first pass's cursors) and
                   // clears the second pass's status words, whatever its own tiles.
@@ -286,13 +306,14 @@ class RadixSort : public SortAlgorithm {
                 } else if (with_values) {
                   onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
                            *values_to, count, shift, pass, counters, read_only(digit_offsets),
-                           status, next_status);
+                           pass_status, next_status);
                 } else {
                   onesweep(range, read_only(from), to, key_kind, count, shift, pass, counters,
-                           read_only(digit_offsets), status, next_status);
+                           read_only(digit_offsets), pass_status, next_status);
                 }
               });
-    zeroed_ = state;
+    clean_status_ = (passes() + clean_status_) % 2;
+    zeroed_ = zeroed_state();
   }
 
   SortConfig config_;
@@ -305,15 +326,19 @@ class RadixSort : public SortAlgorithm {
   bool large_tiles_refused_ = false;
   // Whether the sort in progress has written nothing to the caller's buffers yet.
   bool callers_buffers_untouched_ = true;
-  // The keys and tile shape of the sort in progress (by key kind and values).
+  // The keys, their sorted bits and the tile shape of the sort in progress (by key kind and
+  // values).
   std::size_t keys_ = 0;
+  unsigned key_bits_ = 32;
   std::size_t work_group_ = 256;
   std::size_t items_ = 16;
-  // The onesweep buffers a whole sort leaves zero (the first pass's status array: every pass
-  // clears the other array for the next one; the counters and digit counts: the histogram's
-  // last work-group), as they were when the last sort was enqueued whole; empty while a sort is
-  // being enqueued, so a sort cut short leaves them to the init kernel. (A reallocated status
-  // array is larger, so (buffer, size) tells a new one.)
+  // The onesweep status array a whole sort leaves zero (every pass clears the other array for the
+  // next one), the first pass of the next sort's.
+  unsigned clean_status_ = 0;
+  // The onesweep buffers a whole sort leaves zero (that status array; the counters and digit
+  // counts: the histogram's last work-group), as they were when the last sort was enqueued whole;
+  // empty while a sort is being enqueued, so a sort cut short leaves them to the init kernel. (A
+  // reallocated status array is larger, so (buffer, size) tells a new one.)
   struct ZeroedState {
     cl_mem status = nullptr;
     std::size_t status_size = 0;

@@ -10,7 +10,8 @@
 // VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
 // permutation and stability) are checked against a CPU sort of the same bits as the key type
 // unless NOVERIFY=1. With KEY_BITS=k in the environment (1 to 32) the keys keep only their low k
-// bits, as keys of a small range (Morton codes, cell ids, small integers) do.
+// bits, as keys of a small range (Morton codes, cell ids, small integers) do, and LOW_BITS=1 sorts
+// uint32 keys by those bits only (KeyBits{k}).
 // Each line: median span of RUNS sorts, then the median time of each launch in order (the
 // histogram, the four passes; the untimed first sort also zeroes the Sorter's new buffers).
 //
@@ -71,8 +72,9 @@ static std::vector<cl_uint> sorted_as(const std::vector<cl_uint>& keys) {
 // The sweep mode's inputs: N keys (and values 0..N-1) on the host and the device, the CPU sorts
 // of the keys' bits as each key type (made when first asked for), and work buffers of each type.
 struct SweepInputs {
-  SweepInputs(clf::Runtime& rt, std::size_t count, unsigned key_bits)
+  SweepInputs(clf::Runtime& rt, std::size_t count, unsigned bits)
       : n(count),
+        key_bits(bits),
         keys(random_keys(count)),
         values(count),
         in_k(rt, count),
@@ -99,6 +101,7 @@ struct SweepInputs {
     return bits;
   }
   std::size_t n;
+  unsigned key_bits;
   std::vector<cl_uint> keys, values;
   std::map<char, std::vector<cl_uint>> sorted_bits;
   clf::DeviceBuffer<cl_uint> in_k, work_k, in_v, work_v;
@@ -110,7 +113,7 @@ struct SweepInputs {
 struct SweepConfiguration {
   std::string label;
   std::map<std::string, std::string> knobs;
-  bool kv = false, verify = true, fl = false, in = false;
+  bool kv = false, verify = true, fl = false, in = false, low_bits = false;
   char kind() const { return fl ? 'f' : in ? 'i' : 'u'; }
 
   explicit SweepConfiguration(const std::string& text) {
@@ -127,6 +130,8 @@ struct SweepConfiguration {
         fl = value == "1";
       else if (name == "INT")
         in = value == "1";
+      else if (name == "LOW_BITS")
+        low_bits = value == "1";
       else
         knobs[name] = value;
     }
@@ -174,8 +179,13 @@ static void sweep(clf::Runtime& rt, SweepInputs& inputs, int runs,
       clf::check(rt.queue().enqueueCopyBuffer(inputs.in_v.mem(), inputs.work_v.mem(), 0, 0, n * 4),
                  "copy", {"", "", ""});
   };
+  const clf::primitives::KeyBits key_bits{inputs.key_bits};
   auto run = [&] {
-    if (config.fl && config.kv)
+    if (config.low_bits && config.kv)
+      sorter.sort(inputs.work_k, inputs.work_v, key_bits);
+    else if (config.low_bits)
+      sorter.sort(inputs.work_k, key_bits);
+    else if (config.fl && config.kv)
       sorter.sort(inputs.work_f, inputs.work_v);
     else if (config.fl)
       sorter.sort(inputs.work_f);

@@ -78,7 +78,13 @@
 #define SW(a) ((a) + ((a) >> 5))
 #define PADDED(n) ((n) + ((n) >> 5))
 #define COUNTER_WORDS (8 * RADIX_WG)
-#define DIGIT(ordered, shift) (((ordered) >> (shift)) & (DIGITS - 1))
+// Sorts by fewer than 8 key bits (KeyBits in sort.hpp) build with the digit masked to them; wider
+// bit ranges need no mask: their last pass takes the 8 bits below the range's top, overlapping
+// the pass before, which LSD order allows.
+#ifndef DIGIT_MASK
+#define DIGIT_MASK (DIGITS - 1)
+#endif
+#define DIGIT(ordered, shift) (((ordered) >> (shift)) & DIGIT_MASK)
 
 // Look-back status words: two flag bits over a 30-bit count (n < 2^30 for onesweep).
 #define FLAG_AGGREGATE 0x40000000u

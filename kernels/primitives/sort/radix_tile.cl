@@ -66,10 +66,11 @@ inline void load_tile(const __global uint* keys, uint key_kind, uint n, uint til
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// One stable split of the tile by the 4 bits at `bits`. Each work-item ranks its RADIX_ITEMS
-// consecutive keys with its own 16 counters (no atomics), then an exclusive scan over the
-// counters in digit-major order gives each (digit, work-item) its first position.
-inline void split_by_4_bits(uint bits, TileMemory m) {
+// One stable split of the tile by the low (upper 0) or high (upper 1) 4 bits of the digit at
+// `shift`. Each work-item ranks its RADIX_ITEMS consecutive keys with its own 16 counters (no
+// atomics), then an exclusive scan over the counters in digit-major order gives each (digit,
+// work-item) its first position.
+inline void split_by_4_bits(uint shift, uint upper, TileMemory m) {
   const uint lid = get_local_id(0);
   uint key[RADIX_ITEMS];
   uint rank[RADIX_ITEMS];
@@ -88,12 +89,12 @@ inline void split_by_4_bits(uint bits, TileMemory m) {
   for (uint w = 0; w < 8; ++w) m.counters[SW(w * RADIX_WG + lid)] = 0;
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    const uint b = (key[j] >> bits) & 15;
-    const uint shift = (b >> 3) * 16;
+    const uint b = (DIGIT(key[j], shift) >> (4 * upper)) & 15;
+    const uint half_shift = (b >> 3) * 16;
     const uint at = SW((b & 7) * RADIX_WG + lid);
     const uint c = m.counters[at];
-    rank[j] = (c >> shift) & 0xffff;
-    m.counters[at] = c + (1u << shift);
+    rank[j] = (c >> half_shift) & 0xffff;
+    m.counters[at] = c + (1u << half_shift);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   uint words[8];
@@ -115,7 +116,7 @@ inline void split_by_4_bits(uint bits, TileMemory m) {
   barrier(CLK_LOCAL_MEM_FENCE);
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    const uint b = (key[j] >> bits) & 15;
+    const uint b = (DIGIT(key[j], shift) >> (4 * upper)) & 15;
     const uint position =
         ((m.counters[SW((b & 7) * RADIX_WG + lid)] >> ((b >> 3) * 16)) & 0xffff) + rank[j];
     m.keys[SW(position)] = key[j];
@@ -130,8 +131,8 @@ inline void split_by_4_bits(uint bits, TileMemory m) {
 // first `valid` keys starts and ends (empty runs: start == end == 0).
 inline void sort_tile(uint shift, uint valid, TileMemory m) {
   const uint lid = get_local_id(0);
-  split_by_4_bits(shift, m);
-  split_by_4_bits(shift + 4, m);
+  split_by_4_bits(shift, 0, m);
+  split_by_4_bits(shift, 1, m);
   for (uint d = lid; d < DIGITS; d += RADIX_WG) {
     m.run_start[d] = 0;
     m.run_end[d] = 0;

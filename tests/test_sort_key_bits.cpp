@@ -1,0 +1,153 @@
+// Sorts by the low bits of uint32 keys (clf::primitives::KeyBits) against std::stable_sort by
+// the same bits: the keys' other bits are random, so a sort that orders by them, loses them or
+// is not stable fails.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "framework/clf.hpp"
+#include "framework/primitives/sort.hpp"
+
+namespace {
+
+using clf::primitives::KeyBits;
+using clf::primitives::Sorter;
+
+// Random keys whose low `bits` bits take few values, so that many keys tie there.
+std::vector<cl_uint> keys_with_ties(std::size_t n, unsigned bits, unsigned seed) {
+  std::mt19937 random(seed);
+  const cl_uint low_values = std::min<cl_uint>(97, bits == 32 ? 97 : cl_uint{1} << bits);
+  std::vector<cl_uint> keys(n);
+  for (cl_uint& key : keys) {
+    const cl_uint low = (static_cast<cl_uint>(random()) % low_values) * 2654435761u;
+    const cl_uint low_mask = bits == 32 ? ~cl_uint{0} : (cl_uint{1} << bits) - 1;
+    key = (static_cast<cl_uint>(random()) & ~low_mask) | (low & low_mask);
+  }
+  return keys;
+}
+
+// Sorts keys (and values 0, 1, 2, ...) by their low `bits` bits on the device and compares with
+// std::stable_sort of the same.
+void expect_sorts_by_low_bits(Sorter& sorter, const std::vector<cl_uint>& keys, unsigned bits,
+                              bool with_values) {
+  const std::string what = sorter.variant() + ", KeyBits{" + std::to_string(bits) + "}, " +
+                           std::to_string(keys.size()) +
+                           (with_values ? " keys with values" : " keys");
+  const cl_uint mask = bits == 32 ? ~cl_uint{0} : (cl_uint{1} << bits) - 1;
+  std::vector<cl_uint> order(keys.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](cl_uint a, cl_uint b) { return (keys[a] & mask) < (keys[b] & mask); });
+  std::vector<cl_uint> expected_keys(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) expected_keys[i] = keys[order[i]];
+
+  clf::Runtime& runtime = clf::Runtime::shared();
+  clf::DeviceBuffer<cl_uint> device_keys(runtime, keys.size());
+  device_keys.write(keys);
+  clf::DeviceBuffer<cl_uint> device_values(runtime, keys.size());
+  if (with_values) {
+    std::vector<cl_uint> values(keys.size());
+    std::iota(values.begin(), values.end(), 0U);
+    device_values.write(values);
+    sorter.sort(device_keys, device_values, KeyBits{bits});
+    EXPECT_EQ(device_values.read(), order) << what << ": values";
+  } else {
+    sorter.sort(device_keys, KeyBits{bits});
+  }
+  EXPECT_EQ(device_keys.read(), expected_keys) << what << ": keys";
+}
+
+bool runs_here(const std::string& variant) {
+  return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());
+}
+
+class SortKeyBits : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!runs_here(GetParam())) GTEST_SKIP() << GetParam() << " needs forward progress";
+  }
+};
+
+// One, two, three and four passes, whole digits and not (the last pass overlapping the one
+// before), and fewer bits than a digit (a masked digit); sizes of one partial tile to many.
+TEST_P(SortKeyBits, OrderByTheLowBitsStably) {
+  Sorter sorter(GetParam());
+  for (unsigned bits : {3U, 8U, 12U, 16U, 17U, 24U, 31U, 32U}) {
+    for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{100003}}) {
+      const std::vector<cl_uint> keys = keys_with_ties(n, bits, bits * 7 + n);
+      expect_sorts_by_low_bits(sorter, keys, bits, false);
+      expect_sorts_by_low_bits(sorter, keys, bits, true);
+    }
+  }
+}
+
+// Odd and even numbers of passes in a row with one sorter, whole sorts in between, so state a
+// sort leaves for the next (onesweep's status arrays) is left by every kind of sort.
+TEST_P(SortKeyBits, SortsOfOtherBitsInARow) {
+  Sorter sorter(GetParam());
+  unsigned seed = 11;
+  for (unsigned bits : {12U, 20U, 32U, 9U, 9U, 16U, 4U, 25U, 32U, 32U}) {
+    const std::vector<cl_uint> keys = keys_with_ties(70001, bits, ++seed);
+    expect_sorts_by_low_bits(sorter, keys, bits, seed % 2 == 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sort, SortKeyBits,
+                         ::testing::Values("default", "radix", "radix-tiles", "radix-match",
+                                           "onesweep"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+void expect_error(const std::function<void()>& call, const std::vector<std::string>& words) {
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const clf::Error& error) {
+    for (const std::string& word : words) {
+      EXPECT_NE(std::string(error.what()).find(word), std::string::npos)
+          << "message '" << error.what() << "' does not mention '" << word << "'";
+    }
+  }
+}
+
+TEST(SortKeyBitsArguments, OutsideOneToThirtyTwoAndVariantsOfWholeKeys) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  clf::DeviceBuffer<cl_uint> keys(runtime, 100);
+  clf::DeviceBuffer<cl_uint> values(runtime, 100);
+  Sorter radix("radix");
+  expect_error([&] { radix.sort(keys, KeyBits{0}); }, {"KeyBits{0}", "1 to 32"});
+  expect_error([&] { radix.sort(keys, values, KeyBits{33}); }, {"KeyBits{33}", "1 to 32"});
+  for (const std::string variant : {"bitonic", "bitonic-fused-4", "radix-local"}) {
+    Sorter whole_keys(variant);
+    expect_error([&] { whole_keys.sort(keys, values, KeyBits{16}); },
+                 {variant, "KeyBits{16}", "radix"});
+    // All 32 bits are whole keys: every variant sorts them.
+    expect_sorts_by_low_bits(whole_keys, keys_with_ties(1000, 32, 3), 32, true);
+  }
+}
+
+TEST(SortKeyBitsArguments, BitsOfKeysBelowABound) {
+  const auto bits_below = [](std::uint64_t bound) { return KeyBits::below(bound).bits; };
+  EXPECT_EQ(bits_below(1), 1U);  // the only key is 0
+  EXPECT_EQ(bits_below(2), 1U);
+  EXPECT_EQ(bits_below(3), 2U);
+  EXPECT_EQ(bits_below(256), 8U);
+  EXPECT_EQ(bits_below(257), 9U);
+  EXPECT_EQ(bits_below(65536), 16U);
+  EXPECT_EQ(bits_below(65537), 17U);
+  EXPECT_EQ(bits_below(std::uint64_t{1} << 31), 31U);
+  EXPECT_EQ(bits_below((std::uint64_t{1} << 31) + 1), 32U);
+  EXPECT_EQ(bits_below(std::uint64_t{1} << 32), 32U);
+  EXPECT_EQ(bits_below(~std::uint64_t{0}), 32U);
+}
+
+}  // namespace
