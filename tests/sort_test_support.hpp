@@ -102,4 +102,24 @@ inline void expect_sorts_each_kind(Sorter& sorter, std::size_t n, Pattern patter
   expect_sorts(sorter, make_keys<cl_float>(n, pattern, seed + 2), with_values, "float32 " + what);
 }
 
+// Whether `variant` runs on the shared runtime's device ("onesweep" needs forward progress).
+inline bool runs_here(const std::string& variant) {
+  return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());
+}
+
+// Tests over sort variants (the parameter), skipped where a variant cannot run.
+class SortVariantTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!runs_here(GetParam())) GTEST_SKIP() << GetParam() << " needs forward progress";
+  }
+};
+
+// The variant as a test name ('-' is not allowed there).
+inline std::string variant_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
 }  // namespace sort_test

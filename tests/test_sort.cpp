@@ -10,6 +10,7 @@
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
 #include "sort_test_support.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -25,22 +26,13 @@ namespace reference = clf::primitives::reference;
 const std::vector<std::size_t> kSizes = {0,   1,   2,    31,   32,   33,     255,
                                          256, 257, 4095, 4096, 4097, 100003, std::size_t{1} << 20};
 
-bool runs_here(const std::string& variant) {
-  return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());
-}
-
 // The global-memory bitonic sort makes log2(n)^2/2 launches over n/2 work-items: on PoCL's two
 // cores 2^20 keys (210 launches) takes too long for the test budget, so it stops at 100003.
 std::size_t largest_size(const std::string& variant) {
   return variant == "bitonic" ? 100003 : std::size_t{1} << 20;
 }
 
-class SortVariant : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    if (!runs_here(GetParam())) GTEST_SKIP() << GetParam() << " needs forward progress";
-  }
-};
+class SortVariant : public sort_test::SortVariantTest {};
 
 TEST_P(SortVariant, RandomKeysAtEverySize) {
   Sorter sorter(GetParam());
@@ -135,13 +127,7 @@ TEST_P(SortVariant, FloatKeysWithZerosInfinitiesAndNaNs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sort, SortVariant, ::testing::ValuesIn(clf::primitives::sort_variants()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (c == '-') c = '_';
-                           }
-                           return name;
-                         });
+                         sort_test::variant_test_name);
 
 // The documented float order, checked on the device's output directly.
 TEST(Sort, FloatOrderIsTotalOrder) {
@@ -189,32 +175,20 @@ TEST(Sort, TemporariesAreReused) {
   EXPECT_EQ(sorter.temporary_bytes(), bytes);
 }
 
-// Runs `call` and expects an Error whose message contains every one of `words`.
-template <typename Call>
-void expect_error(Call call, const std::vector<std::string>& words) {
-  try {
-    call();
-    FAIL() << "no clf::Error thrown";
-  } catch (const clf::Error& error) {
-    for (const std::string& word : words) {
-      EXPECT_NE(std::string(error.what()).find(word), std::string::npos)
-          << "message '" << error.what() << "' does not mention '" << word << "'";
-    }
-  }
-}
-
 TEST(Sort, BadArguments) {
   clf::Runtime& runtime = clf::Runtime::shared();
-  expect_error([] { Sorter sorter("quicksort"); }, {"quicksort", "radix-local-vec"});
-  expect_error([] { Sorter sorter("bitonic-fused-32"); }, {"bitonic-fused-32"});
+  clf_test::expect_error_naming([] { Sorter sorter("quicksort"); },
+                                {"quicksort", "radix-local-vec"});
+  clf_test::expect_error_naming([] { Sorter sorter("bitonic-fused-32"); }, {"bitonic-fused-32"});
 
   Sorter sorter("radix");
   clf::DeviceBuffer<cl_uint> keys(runtime, 100);
   clf::DeviceBuffer<cl_uint> values(runtime, 99);
-  expect_error([&] { sorter.sort(keys, values); }, {"100 keys", "99 values"});
+  clf_test::expect_error_naming([&] { sorter.sort(keys, values); }, {"100 keys", "99 values"});
   std::vector<cl_float> host_keys(10);
   std::vector<cl_uint> host_values(11);
-  expect_error([&] { clf::primitives::sort_by_key(host_keys, host_values); }, {"10", "11"});
+  clf_test::expect_error_naming([&] { clf::primitives::sort_by_key(host_keys, host_values); },
+                                {"10", "11"});
 
   for (const std::string variant : {"radix", "bitonic", "radix-local"}) {
     Sorter s(variant);
@@ -222,20 +196,21 @@ TEST(Sort, BadArguments) {
     EXPECT_GT(limit, 1000000U);
     EXPECT_LE(limit * sizeof(cl_uint), runtime.device().max_allocation_bytes);
     EXPECT_NO_THROW(s.check_size(limit, true));
-    expect_error([&] { s.check_size(limit + 1, true); }, {std::to_string(limit + 1), variant});
+    clf_test::expect_error_naming([&] { s.check_size(limit + 1, true); },
+                                  {std::to_string(limit + 1), variant});
   }
 
   clf::DeviceInfo other_gpu;
   other_gpu.type = clf::DeviceType::gpu;
   other_gpu.vendor = "Advanced Micro Devices, Inc.";
   other_gpu.name = "gfx1100";
-  expect_error([&] { clf::primitives::check_sort_variant("onesweep", other_gpu); },
-               {"onesweep", "forward progress", "gfx1100"});
+  clf_test::expect_error_naming([&] { clf::primitives::check_sort_variant("onesweep", other_gpu); },
+                                {"onesweep", "forward progress", "gfx1100"});
   EXPECT_NO_THROW(clf::primitives::check_sort_variant("radix", other_gpu));
-  expect_error([&] { clf::primitives::check_sort_variant("quick", other_gpu); },
-               {"quick", "onesweep"});
+  clf_test::expect_error_naming([&] { clf::primitives::check_sort_variant("quick", other_gpu); },
+                                {"quick", "onesweep"});
   if (!clf::has_forward_progress(runtime.device())) {
-    expect_error([] { Sorter s("onesweep"); }, {"onesweep", "forward progress"});
+    clf_test::expect_error_naming([] { Sorter s("onesweep"); }, {"onesweep", "forward progress"});
   }
 }
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -13,6 +12,8 @@
 
 #include "framework/clf.hpp"
 #include "framework/primitives/sort.hpp"
+#include "sort_test_support.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -63,16 +64,7 @@ void expect_sorts_by_low_bits(Sorter& sorter, const std::vector<cl_uint>& keys, 
   EXPECT_EQ(device_keys.read(), expected_keys) << what << ": keys";
 }
 
-bool runs_here(const std::string& variant) {
-  return variant != "onesweep" || clf::has_forward_progress(clf::Runtime::shared().device());
-}
-
-class SortKeyBits : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    if (!runs_here(GetParam())) GTEST_SKIP() << GetParam() << " needs forward progress";
-  }
-};
+class SortKeyBits : public sort_test::SortVariantTest {};
 
 // One, two, three and four passes, whole digits and not (the last pass overlapping the one
 // before), and fewer bits than a digit (a masked digit); sizes of one partial tile to many.
@@ -101,35 +93,20 @@ TEST_P(SortKeyBits, SortsOfOtherBitsInARow) {
 INSTANTIATE_TEST_SUITE_P(Sort, SortKeyBits,
                          ::testing::Values("default", "radix", "radix-tiles", "radix-match",
                                            "onesweep"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
-
-void expect_error(const std::function<void()>& call, const std::vector<std::string>& words) {
-  try {
-    call();
-    ADD_FAILURE() << "no error";
-  } catch (const clf::Error& error) {
-    for (const std::string& word : words) {
-      EXPECT_NE(std::string(error.what()).find(word), std::string::npos)
-          << "message '" << error.what() << "' does not mention '" << word << "'";
-    }
-  }
-}
+                         sort_test::variant_test_name);
 
 TEST(SortKeyBitsArguments, OutsideOneToThirtyTwoAndVariantsOfWholeKeys) {
   clf::Runtime& runtime = clf::Runtime::shared();
   clf::DeviceBuffer<cl_uint> keys(runtime, 100);
   clf::DeviceBuffer<cl_uint> values(runtime, 100);
   Sorter radix("radix");
-  expect_error([&] { radix.sort(keys, KeyBits{0}); }, {"KeyBits{0}", "1 to 32"});
-  expect_error([&] { radix.sort(keys, values, KeyBits{33}); }, {"KeyBits{33}", "1 to 32"});
+  clf_test::expect_error_naming([&] { radix.sort(keys, KeyBits{0}); }, {"KeyBits{0}", "1 to 32"});
+  clf_test::expect_error_naming([&] { radix.sort(keys, values, KeyBits{33}); },
+                                {"KeyBits{33}", "1 to 32"});
   for (const std::string variant : {"bitonic", "bitonic-fused-4", "radix-local"}) {
     Sorter whole_keys(variant);
-    expect_error([&] { whole_keys.sort(keys, values, KeyBits{16}); },
-                 {variant, "KeyBits{16}", "radix"});
+    clf_test::expect_error_naming([&] { whole_keys.sort(keys, values, KeyBits{16}); },
+                                  {variant, "KeyBits{16}", "radix"});
     // All 32 bits are whole keys: every variant sorts them.
     expect_sorts_by_low_bits(whole_keys, keys_with_ties(1000, 32, 3), 32, true);
   }

@@ -91,4 +91,18 @@ void expect_error(Call call, const std::string& word) {
   }
 }
 
+// Expects `call` to throw clf::Error whose message contains every one of `words`.
+template <typename Call>
+void expect_error_naming(Call call, const std::vector<std::string>& words) {
+  try {
+    call();
+    ADD_FAILURE() << "no clf::Error thrown (expected one mentioning '" << words.front() << "')";
+  } catch (const clf::Error& error) {
+    const std::string message = error.what();
+    for (const std::string& word : words) {
+      EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' not in: " << message;
+    }
+  }
+}
+
 }  // namespace clf_test
