@@ -41,8 +41,9 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
   auto& [histogram, first, pass, work, other, even, odd, counters, digit_counts, digit_offsets, n,
          wg, tiles, units] = sort;
   const cl_uint count = static_cast<cl_uint>(n), kind = 0;
+  const cl_uint passes = 4, top_shift = 24;  // whole keys
   cl_int status = CL_SUCCESS;
-  set_args(histogram, work, kind, count, digit_counts, counters, digit_offsets);
+  set_args(histogram, work, kind, count, passes, top_shift, digit_counts, counters, digit_offsets);
   const std::size_t groups = std::min<std::size_t>((n + 2047) / 2048, 8 * units);
   status |= queue.enqueueNDRangeKernel(histogram, cl::NullRange, cl::NDRange(groups * 256),
                                        cl::NDRange(256), nullptr, &events[0]);

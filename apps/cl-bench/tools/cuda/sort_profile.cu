@@ -65,6 +65,7 @@ CUfunction kernel(CUmodule module, const char* name) {
 struct SortLaunches {
   CUdeviceptr keys[2], values[2], status[2], counters, digit_counts, digit_offsets;
   unsigned status_words, key_kind = 0, count, shift[kPasses], pass_index[kPasses];
+  unsigned passes = kPasses, top_shift = 8 * (kPasses - 1);  // whole keys
   Launch init;  // once: every sort leaves what it zeroes zero
   std::vector<Launch> launches;
 
@@ -90,7 +91,8 @@ struct SortLaunches {
     launches.push_back({kernel(module, "radix_global_histogram"),
                         kHistogramGroupsPerSm * unsigned(sms),
                         kGroup,
-                        {&keys[0], &key_kind, &count, &digit_counts, &counters, &digit_offsets}});
+                        {&keys[0], &key_kind, &count, &passes, &top_shift, &digit_counts, &counters,
+                         &digit_offsets}});
     const CUfunction pass_kernel = kernel(module, "radix_onesweep");
     for (unsigned p = 0; p < kPasses; ++p) {
       shift[p] = 8 * p;
