@@ -1,5 +1,7 @@
 // The sort cases: every variant of clf::primitives::Sorter x key type (uint32, int32, float32)
-// x keys only / key-value (uint32 values, dtype "<key>-kv"). Throughput is keys per second.
+// x keys only / key-value (uint32 values, dtype "<key>-kv"), and uint32 keys below 2^16 sorted by
+// those bits (KeyBits, dtype "uint32-low16[-kv]") with the radix variants people would pick.
+// Throughput is keys per second.
 // Sorting is in place, so run() first restores the work buffers from the untouched inputs with
 // copies it does not record: the timed span covers the sort's own launches only.
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "apps/cl-bench/bench_case.hpp"
 #include "apps/cl-bench/bench_util.hpp"
@@ -25,13 +28,16 @@ namespace reference = clf::primitives::reference;
 template <typename K>
 class SortCase : public BenchCase {
  public:
-  SortCase(std::string variant, bool with_values)
-      : variant_(std::move(variant)), with_values_(with_values) {}
+  // key_bits < 32 (uint32 keys only): keys below 2^key_bits, sorted by those bits.
+  SortCase(std::string variant, bool with_values, unsigned key_bits = 32)
+      : variant_(std::move(variant)), with_values_(with_values), key_bits_(key_bits) {}
 
   std::string primitive() const override { return "sort"; }
   std::string variant() const override { return variant_; }
   std::string dtype() const override {
-    return std::string(dtype_name<K>()) + (with_values_ ? "-kv" : "");
+    return std::string(dtype_name<K>()) +
+           (key_bits_ < 32 ? "-low" + std::to_string(key_bits_) : std::string()) +
+           (with_values_ ? "-kv" : "");
   }
   std::string unit() const override { return "Gkeys/s"; }
 
@@ -65,7 +71,8 @@ class SortCase : public BenchCase {
     keys_.resize(n);
     values_.resize(with_values_ ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const auto bits = static_cast<cl_uint>(input_bits(seed, i));
+      auto bits = static_cast<cl_uint>(input_bits(seed, i));
+      if (key_bits_ < 32) bits &= (cl_uint{1} << key_bits_) - 1;
       std::memcpy(&keys_[i], &bits, sizeof bits);
       if (with_values_) values_[i] = static_cast<cl_uint>(i);
     }
@@ -102,6 +109,15 @@ class SortCase : public BenchCase {
 
   void run() override {
     copy_unrecorded(*input_keys_, *work_keys_);
+    if constexpr (std::is_same_v<K, cl_uint>) {
+      if (key_bits_ < 32) {
+        if (with_values_) copy_unrecorded(*input_values_, *work_values_);
+        const clf::primitives::KeyBits bits{key_bits_};
+        with_values_ ? sorter_->sort(*work_keys_, *work_values_, bits)
+                     : sorter_->sort(*work_keys_, bits);
+        return;
+      }
+    }
     if (with_values_) {
       copy_unrecorded(*input_values_, *work_values_);
       if (sorter_) {
@@ -153,6 +169,7 @@ class SortCase : public BenchCase {
 
   std::string variant_;
   bool with_values_;
+  unsigned key_bits_;
   clf::Runtime* runtime_ = nullptr;
   std::size_t n_ = 0;
   std::optional<clf::primitives::Sorter> sorter_;
@@ -175,6 +192,11 @@ std::vector<std::unique_ptr<BenchCase>> sort_cases() {
       cases.push_back(std::make_unique<SortCase<cl_uint>>(variant, with_values));
       cases.push_back(std::make_unique<SortCase<cl_int>>(variant, with_values));
       cases.push_back(std::make_unique<SortCase<cl_float>>(variant, with_values));
+    }
+  }
+  for (const std::string variant : {"default", "radix", "onesweep"}) {
+    for (bool with_values : {false, true}) {
+      cases.push_back(std::make_unique<SortCase<cl_uint>>(variant, with_values, 16));
     }
   }
   if (peers::have_boost_compute()) {
