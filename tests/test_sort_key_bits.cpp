@@ -20,14 +20,17 @@ namespace {
 using clf::primitives::KeyBits;
 using clf::primitives::Sorter;
 
+// The low `bits` bits of a key (1..32).
+cl_uint low_bits_mask(unsigned bits) { return bits == 32 ? ~cl_uint{0} : (cl_uint{1} << bits) - 1; }
+
 // Random keys whose low `bits` bits take few values, so that many keys tie there.
 std::vector<cl_uint> keys_with_ties(std::size_t n, unsigned bits, unsigned seed) {
   std::mt19937 random(seed);
   const cl_uint low_values = std::min<cl_uint>(97, bits == 32 ? 97 : cl_uint{1} << bits);
+  const cl_uint low_mask = low_bits_mask(bits);
   std::vector<cl_uint> keys(n);
   for (cl_uint& key : keys) {
     const cl_uint low = (static_cast<cl_uint>(random()) % low_values) * 2654435761u;
-    const cl_uint low_mask = bits == 32 ? ~cl_uint{0} : (cl_uint{1} << bits) - 1;
     key = (static_cast<cl_uint>(random()) & ~low_mask) | (low & low_mask);
   }
   return keys;
@@ -40,7 +43,7 @@ void expect_sorts_by_low_bits(Sorter& sorter, const std::vector<cl_uint>& keys, 
   const std::string what = sorter.variant() + ", KeyBits{" + std::to_string(bits) + "}, " +
                            std::to_string(keys.size()) +
                            (with_values ? " keys with values" : " keys");
-  const cl_uint mask = bits == 32 ? ~cl_uint{0} : (cl_uint{1} << bits) - 1;
+  const cl_uint mask = low_bits_mask(bits);
   std::vector<cl_uint> order(keys.size());
   std::iota(order.begin(), order.end(), 0U);
   std::stable_sort(order.begin(), order.end(),

@@ -109,9 +109,9 @@ class SortCase : public BenchCase {
 
   void run() override {
     copy_unrecorded(*input_keys_, *work_keys_);
+    if (with_values_) copy_unrecorded(*input_values_, *work_values_);
     if constexpr (std::is_same_v<K, cl_uint>) {
       if (key_bits_ < 32) {
-        if (with_values_) copy_unrecorded(*input_values_, *work_values_);
         const clf::primitives::KeyBits bits{key_bits_};
         with_values_ ? sorter_->sort(*work_keys_, *work_values_, bits)
                      : sorter_->sort(*work_keys_, bits);
@@ -119,7 +119,6 @@ class SortCase : public BenchCase {
       }
     }
     if (with_values_) {
-      copy_unrecorded(*input_values_, *work_values_);
       if (sorter_) {
         sorter_->sort(*work_keys_, *work_values_);
       } else {

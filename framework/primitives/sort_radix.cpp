@@ -95,7 +95,7 @@ class RadixSort : public SortAlgorithm {
   // (overlapping the pass before where they are not a whole number of digits: a stable pass by
   // bits already in order keeps that order). Below 8 key bits the programs mask the digit.
   cl_uint top_shift() const { return key_bits_ > kDigitBits ? key_bits_ - kDigitBits : 0; }
-  cl_uint shift(cl_uint pass) const { return std::min(kDigitBits * pass, top_shift()); }
+  cl_uint pass_shift(cl_uint pass) const { return std::min(kDigitBits * pass, top_shift()); }
 
   void sort_in_tiles(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
     callers_buffers_untouched_ = true;
@@ -223,7 +223,7 @@ class RadixSort : public SortAlgorithm {
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
-                const cl_uint shift = this->shift(pass);
+                const cl_uint shift = pass_shift(pass);
                 if (chunks_) {
                   upsweep(range, read_only(from), key_kind, counts, count, shift, chunk);
                 } else {
@@ -294,7 +294,7 @@ class RadixSort : public SortAlgorithm {
               [&](cl_uint pass, BufferBase& from, BufferBase& to,
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
-                const cl_uint shift = this->shift(pass);
+                const cl_uint shift = pass_shift(pass);
                 auto& pass_status = *status[(pass + clean_status_) % 2];
                 auto& next_status = *status[(pass + clean_status_ + 1) % 2];
                 if (pass == 0 && unstable_first) {
