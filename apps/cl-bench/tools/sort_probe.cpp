@@ -43,6 +43,7 @@
 #include "framework/primitives/sort.hpp"
 #include "framework/primitives/sort_reference.hpp"
 
+using sort_probe::count_argument;
 using sort_probe::median;
 using sort_probe::random_keys;
 using sort_probe::split;
@@ -245,8 +246,8 @@ int main(int argc, char** argv) {
                  "       sort-probe --raw N RUNS WGxITEMS ...\n");
     return 2;
   }
-  const std::size_t n = std::strtoull(argv[1], nullptr, 10);
-  const int runs = std::atoi(argv[2]);
+  const std::size_t n = count_argument("N", argv[1], 0);
+  const int runs = static_cast<int>(count_argument("RUNS", argv[2], 1));
   clf::DeviceRequest request = clf::DeviceRequest::from_environment();
   request.profiling = true;
   clf::Runtime rt(request);

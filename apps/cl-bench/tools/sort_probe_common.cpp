@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "apps/cl-bench/harness.hpp"
 
 namespace sort_probe {
 
@@ -33,6 +37,19 @@ std::vector<cl_uint> random_keys(std::size_t n) {
     keys[i] = static_cast<cl_uint>(z ^ (z >> 31));
   }
   return keys;
+}
+
+std::size_t count_argument(const char* name, const char* text, std::size_t least) {
+  try {
+    const std::size_t count = bench::parse_size(text);
+    if (count < least) {
+      throw bench::UsageError("'" + std::string(text) + "' is below " + std::to_string(least));
+    }
+    return count;
+  } catch (const bench::UsageError& e) {
+    std::fprintf(stderr, "sort-probe: %s: %s\n", name, e.what());
+    std::exit(2);
+  }
 }
 
 }  // namespace sort_probe

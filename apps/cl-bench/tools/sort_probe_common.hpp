@@ -13,6 +13,9 @@ std::vector<std::string> split(const std::string& s, char c);
 double median(std::vector<double> v);
 // The same n pseudo-random keys every run (splitmix64).
 std::vector<cl_uint> random_keys(std::size_t n);
+// A count on the command line (N, RUNS) read as cl-bench reads sizes ("2^28", "1M", "1000");
+// anything else, or below `least`, ends the program with a usage error naming the argument.
+std::size_t count_argument(const char* name, const char* text, std::size_t least);
 
 // The --wginfo mode (sort_probe_wginfo.cpp) and the --raw mode (sort_probe_raw.cpp).
 int wginfo(clf::Runtime& rt, int argc, char** argv);

@@ -67,8 +67,8 @@ cl_int enqueue_raw_sort(const cl::CommandQueue& queue, const RawSort& sort,
 // reports), for tile shapes the Sorter cannot launch; RAW_RANK sets the warp ranking (1 or 2).
 //   sort-probe --raw N RUNS 'WGxITEMS' ...
 int raw(clf::Runtime& rt, int argc, char** argv) {
-  const std::size_t n = std::strtoull(argv[2], nullptr, 10);
-  const int runs = std::atoi(argv[3]);
+  const std::size_t n = count_argument("N", argv[2], 1);
+  const int runs = static_cast<int>(count_argument("RUNS", argv[3], 1));
   std::vector<cl_uint> keys = random_keys(n);
   std::vector<cl_uint> sorted = keys;
   clf::primitives::reference::radix_sort16(sorted);
