@@ -259,15 +259,15 @@ class RadixSort : public SortAlgorithm {
     auto& digit_counts = temporary<cl_uint>("digit-counts", kPasses * kDigits);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    // A whole sort leaves one status array (the one after its last pass's), the counters and the
-    // digit counts zero for the next one; the init kernel zeroes them only when they are new (see
+    // A whole sort leaves one status array (the one after its last pass's), the histogram's done
+    // count and the digit counts zero for the next one; the init kernel zeroes them where they
+    // are new, or where that status array is not known to be zero over this sort's tiles (see
     // zeroed_).
-    auto zeroed_state = [&] {
-      return ZeroedState{status[clean_status_]->mem()(), status[clean_status_]->size(),
-                         counters.mem()(), digit_counts.mem()()};
-    };
-    if (zeroed_ != zeroed_state()) {
+    std::size_t status_zero_words = zeroed_.status_zero_words;
+    if (!zeroed_.holds_for(status[clean_status_]->mem()(), status_words, counters.mem()(),
+                           digit_counts.mem()())) {
       clean_status_ = 0;
+      status_zero_words = status[0]->size();
       radix_kernel("radix_onesweep_init", with_values, kind)(
           Range::linear(std::max<std::size_t>(status[0]->size(), kPasses * kDigits), 256),
           *status[0], static_cast<cl_uint>(status[0]->size()), counters, digit_counts);
@@ -312,8 +312,43 @@ class RadixSort : public SortAlgorithm {
                            read_only(digit_offsets), pass_status, next_status);
                 }
               });
+    // Each pass clears the other status array over this sort's tiles only. An even number of
+    // passes ends on the array the sort began with, zero where it was and over these tiles; an
+    // odd number on the other one, zero over these tiles only (beyond them, a sort of more keys
+    // may have left its words).
+    status_zero_words =
+        passes() % 2 == 0 ? std::max(status_zero_words, status_words) : status_words;
     clean_status_ = (passes() + clean_status_) % 2;
-    zeroed_ = zeroed_state();
+    zeroed_ = {status[clean_status_]->mem()(), status_zero_words, counters.mem()(),
+               digit_counts.mem()()};
+    if (runtime().debug()) {
+      check_left_zero(*status[clean_status_], status_zero_words, counters, digit_counts);
+    }
+  }
+
+  // CL_DEBUG: what a sort leaves zero for the next one (zeroed_) must be: the status array the
+  // next first pass looks back in, the histogram's count of finished work-groups (the passes'
+  // tickets are reset by the next histogram) and the digit counts. A stale look-back word
+  // misplaces keys only where work-groups run at once, and rarely, so on a CPU device this check
+  // is what finds one.
+  void check_left_zero(const DeviceBuffer<cl_uint>& status, std::size_t status_zero_words,
+                       const DeviceBuffer<cl_uint>& counters,
+                       const DeviceBuffer<cl_uint>& digit_counts) const {
+    const auto expect_zero = [&](const char* what, const std::vector<cl_uint>& words,
+                                 std::size_t first) {
+      const auto nonzero =
+          std::find_if(words.begin() + first, words.end(), [](cl_uint w) { return w != 0; });
+      if (nonzero == words.end()) return;
+      throw Error("onesweep sort of " + std::to_string(keys_) + " keys on " +
+                  runtime().device_name() + ": the " + what + " it leaves for the next sort " +
+                  "is not zero (word " + std::to_string(nonzero - words.begin()) + " of " +
+                  std::to_string(words.size()) + " is " + std::to_string(*nonzero) + ")");
+    };
+    std::vector<cl_uint> status_words(status_zero_words);
+    status.read_range(0, status_words.data(), status_zero_words);
+    expect_zero("look-back status array", status_words, 0);
+    expect_zero("count of finished histogram work-groups", counters.read(), kPasses);
+    expect_zero("digit counts", digit_counts.read(), 0);
   }
 
   SortConfig config_;
@@ -335,18 +370,21 @@ class RadixSort : public SortAlgorithm {
   // The onesweep status array a whole sort leaves zero (every pass clears the other array for the
   // next one), the first pass of the next sort's.
   unsigned clean_status_ = 0;
-  // The onesweep buffers a whole sort leaves zero (that status array; the counters and digit
-  // counts: the histogram's last work-group), as they were when the last sort was enqueued whole;
-  // empty while a sort is being enqueued, so a sort cut short leaves them to the init kernel. (A
-  // reallocated status array is larger, so (buffer, size) tells a new one.)
+  // The onesweep buffers a whole sort leaves zero (that status array over its first
+  // status_zero_words words; the histogram's done count and the digit counts: its last
+  // work-group), as they were when the last sort was enqueued whole; empty while a sort is being
+  // enqueued, so a sort cut short leaves them to the init kernel. (A reallocated status array is
+  // larger than the words known zero in the old one, so a new one is never taken for zero.)
   struct ZeroedState {
     cl_mem status = nullptr;
-    std::size_t status_size = 0;
+    std::size_t status_zero_words = 0;
     cl_mem counters = nullptr;
     cl_mem digit_counts = nullptr;
-    bool operator!=(const ZeroedState& other) const {
-      return status != other.status || status_size != other.status_size ||
-             counters != other.counters || digit_counts != other.digit_counts;
+    // Whether a sort looking back over `words` of `status` first finds them zero.
+    bool holds_for(cl_mem status_now, std::size_t words, cl_mem counters_now,
+                   cl_mem digit_counts_now) const {
+      return status != nullptr && status == status_now && words <= status_zero_words &&
+             counters == counters_now && digit_counts == digit_counts_now;
     }
   };
   ZeroedState zeroed_;
