@@ -106,6 +106,34 @@ TEST(RaytracerSplit, SmallMovesWaitWhileAccumulating) {
   EXPECT_EQ(first_of_device_1(17, 15, false), 136u);
 }
 
+// A new size with the same number of pixels keeps the renderer's buffers; rows handed between
+// devices afterwards must be rows of the new width.
+TEST(RaytracerSplit, HandsOverRowsOfTheNewWidthAfterASizeOfAsManyPixels) {
+  const raytracer::Scene scene = raytracer::open_scene("seed");
+  raytracer::DeviceRenderer& one = raytracer_test::renderer();
+  one.set_scene(scene);
+  raytracer::SplitRenderer split(two_devices(), raytracer::kReferenceBuildOptions);
+  split.set_scene(scene);
+  const RenderSettings tall = raytracer_test::mode_settings(RenderMode::whitted, 40, 64);
+  const RenderSettings wide = raytracer_test::mode_settings(RenderMode::whitted, 64, 40);
+  force_speeds(split, 1, 1);
+  split.render(tall);
+  split.render(wide);
+  one.render(wide);
+  force_speeds(split, 1, 3);  // rows move from device 0 to device 1, with their sums
+  split.render(wide, true);
+  one.render(wide, true);
+  ASSERT_EQ(split.image().size(), one.image().size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < one.image().size(); ++i) {
+    differing += split.image()[i] != one.image()[i];
+  }
+  EXPECT_EQ(differing, 0u) << "pixels differ";
+  clf::PinnedVector<cl_float4> sums = clf::pinned_vector<cl_float4>(one.runtime());
+  one.read_accumulation_rows({0, 1}, sums);
+  EXPECT_EQ(sums.size(), 64u);  // one row of the new width
+}
+
 TEST(RaytracerSplit, OneDeviceIsTheDeviceRenderer) {
   const raytracer::Scene scene = raytracer::open_scene("seed");
   std::vector<std::unique_ptr<clf::Runtime>> runtimes;

@@ -201,8 +201,9 @@ FrameTimings DeviceRenderer::render_rows(const RenderSettings& requested, bool a
   if (!rgba_ || rgba_->size() != pixels) {
     rgba_ = std::make_unique<clf::DeviceBuffer<cl_uint>>(runtime_, pixels);
     accumulation_ = std::make_unique<clf::DeviceBuffer<cl_float4>>(runtime_, pixels);
-    image_width_ = settings.width;
   }
+  // The rows' stride, also where a size of as many pixels keeps the buffers.
+  image_width_ = settings.width;
   last_settings_ = settings;
   if (!rows.empty()) trace_rows(settings, rows, image, timings);
   timings.total_ms = clf::milliseconds_since(frame_start);
