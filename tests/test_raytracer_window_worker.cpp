@@ -1,7 +1,7 @@
 // The raytracer window's worker side (apps/raytracer/gui_render_state): scenes open there, off the
 // UI thread; a file that cannot be opened is reported once, by name, while the old scene goes on
-// rendering; a view set for the old scene gives way to a new scene's own camera; a still view
-// accumulates frames, and any change starts again.
+// rendering (a reload that fails keeps the window's view); a view set for the old scene gives way
+// to a new scene's own camera; a still view accumulates frames, and any change starts again.
 #include <gtest/gtest.h>
 
 #include "apps/raytracer/gui_render_state.hpp"
@@ -73,6 +73,24 @@ TEST_F(RaytracerWindowWorker, AFileThatCannotBeOpenedKeepsTheSceneAndSaysWhyOnce
   EXPECT_EQ(failed.spheres, 27u);
   EXPECT_EQ(frame(broken, 2, 1).open_error, "") << "not tried again for every frame";
   EXPECT_NE(frame(broken, 3, 1).open_error, "") << "a new attempt (a reload) tries again";
+}
+
+// A reload (or an environment image) keeps the window's view for the generation it opens; if
+// that open fails, the frame is still the window's view of the scene shown, not the scene's own.
+TEST_F(RaytracerWindowWorker, AFailedReloadKeepsTheWindowsView) {
+  const auto dir = raytracer_test::scratch_directory("window_worker_reload");
+  const std::string broken = (dir / "broken.json").string();
+  raytracer_test::write_file(broken, R"({"camera": {"position": [0, 0, 0]}})");
+  camera_.position.x += 3;
+  const ViewResult user_view = frame("seed", 1, 1);
+  const ViewResult failed = frame(broken, 2, 2);
+  EXPECT_NE(failed.open_error, "");
+  EXPECT_EQ(failed.rgba, user_view.rgba);
+  // A scene opened after the failure, while the window's view still names the failed one, shows
+  // its own view, not the window's.
+  const ViewResult opened = frame("seed", 3, 2);
+  ASSERT_NE(opened.opened, nullptr);
+  EXPECT_NE(opened.rgba, user_view.rgba);
 }
 
 TEST_F(RaytracerWindowWorker, OpensScenesAndUsesTheirOwnViewUntilTheWindowHasIt) {

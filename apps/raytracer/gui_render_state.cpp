@@ -80,8 +80,12 @@ void RenderState::update_scene(const ViewRequest& r) {
 }
 
 void RenderState::update_view(const ViewRequest& r) {
-  // A view set for another scene (the window has not seen this one yet) gives way to its own.
-  const bool own_view = r.view_generation == generation_;
+  // A view set for another scene (the window has not seen this one yet) gives way to its own. A
+  // view kept for a generation that failed to open (a reload, an environment image) is the
+  // window's view of the scene still shown, unless a later scene has opened since.
+  const bool own_view =
+      r.view_generation == generation_ ||
+      (r.view_generation == failed_generation_ && failed_generation_ > generation_);
   const CameraView& camera = own_view ? r.camera : scene_.camera;
   if (!same_camera(camera, renderer_->scene().camera)) renderer_->set_camera(camera);
   if (own_view && !scene_.lights.empty()) {
