@@ -5,6 +5,7 @@
 // engine ends every game at least as far ahead as the value it proved.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fstream>
@@ -150,6 +151,58 @@ TEST_F(MankalahSolver, AStoppedSolveClaimsOnlyBounds) {
   const sv::SolveResult partial = solver.solve(start_with(4), timed);
   EXPECT_FALSE(partial.solved);
   EXPECT_LT(partial.ms, 100 + 2000);
+}
+
+// The position with the rows (and stores) swapped and the other side to move: the same pits from
+// the mover's view, so the solver's table has one entry for both.
+KalahBoard mirrored(const KalahBoard& board) {
+  KalahBoard mirror = board;
+  for (int c = 0; c < KALAH_CELLS; ++c)
+    mirror.cells[(c + KALAH_PITS + 1) % KALAH_CELLS] = board.cells[c];
+  mirror.to_move = board.to_move == KALAH_BOTTOM ? KALAH_TOP : KALAH_BOTTOM;
+  return mirror;
+}
+
+// A solve with no time for its line takes the move from the table, whose entries serve both
+// sides: the move must be one of the side to move, remembered or proved for the mirror.
+TEST_F(MankalahSolver, AMoveFromTheTableIsTheSideToMoves) {
+  const std::atomic<bool> stop{true};
+  sv::SolveLimits stopped;
+  stopped.stop = &stop;
+  const auto expect_legal = [](const KalahBoard& board, const sv::SolveResult& r) {
+    if (!r.solved || r.move < 0) return;
+    const std::vector<int> moves = mankalah::legal_moves(board);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), r.move), moves.end())
+        << "move " << r.move << " for side " << int{board.to_move};
+  };
+  const KalahBoard bottom = start_with(4);
+  sv::Solver remembered(nullptr, 16, 1);
+  remembered.remember(bottom, 0, 2);  // cell 2: the bottom row's third pit
+  const sv::SolveResult top = remembered.solve(mirrored(bottom), stopped);
+  ASSERT_TRUE(top.solved);
+  EXPECT_EQ(top.move, kalah_first_pit(KALAH_TOP) + 2);
+
+  // Positions two plies below a solved root, and their mirrors, with no time for a line.
+  sv::Solver solver(nullptr, 16, 1);
+  const KalahBoard root = start_with(2);
+  ASSERT_TRUE(solver.solve(root, {}).solved);
+  int solved_from_table = 0;
+  for (const int first : mankalah::legal_moves(root)) {
+    KalahBoard child = root;
+    kalah_sow(&child, first);
+    if (kalah_is_over(&child)) continue;
+    for (const int second : mankalah::legal_moves(child)) {
+      KalahBoard grandchild = child;
+      kalah_sow(&grandchild, second);
+      if (kalah_is_over(&grandchild)) continue;
+      for (const KalahBoard& board : {grandchild, mirrored(grandchild)}) {
+        const sv::SolveResult r = solver.solve(board, stopped);
+        solved_from_table += r.solved && r.move >= 0;
+        expect_legal(board, r);
+      }
+    }
+  }
+  EXPECT_GT(solved_from_table, 0) << "no move came from the table";
 }
 
 TEST(MankalahSolvedPositions, SurviveOnDiskAndRefuseDamage) {

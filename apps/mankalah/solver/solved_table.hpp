@@ -4,8 +4,9 @@
 // A position is keyed by its 12 pits seen from the side to move (the endgame databases' view):
 // the stores only add a constant to the value, so one entry serves every store content and both
 // sides. An entry keeps a lower and an upper bound on that value (an exact solver has no depth:
-// every bound it proves is true for ever), the move that proved the last lower bound, and the
-// log2 of the nodes its proof took, which decides what a full bucket gives up.
+// every bound it proves is true for ever), the move that proved the last lower bound (as the
+// mover's pit, like the key: the same entry serves both sides), and the log2 of the nodes its
+// proof took, which decides what a full bucket gives up.
 //
 // An entry is two 64-bit words written one after the other: `check` = pits 0-7 XOR `data`, and
 // `data` = pits 8-11 and the bounds. A reader that sees one word of one write and one of another
@@ -29,7 +30,7 @@ PitsKey pits_key(const KalahBoard& board);
 
 struct Bounds {
   int lower, upper;  // lower <= value <= upper
-  int move;          // the cell that proved `lower`, -1 when none
+  int move;          // the mover's pit (0-5) that proved `lower`, -1 when none
 };
 
 class SolvedTable {

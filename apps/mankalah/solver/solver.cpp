@@ -205,7 +205,8 @@ int Solver::Search::search(const KalahBoard& board, const PitsKey& key, int ston
   const int alpha_in = alpha;
   const std::uint64_t nodes_before = nodes_;
   Move moves[KALAH_PITS];
-  const int count = expand(board, known.move, ply, moves);
+  const int count =
+      expand(board, known.move < 0 ? -1 : kalah_first_pit(board.to_move) + known.move, ply, moves);
   // What the moves' bounds settle without a search.
   int best = -KALAH_INFINITY, best_move = -1;
   int ceiling = -KALAH_INFINITY;
@@ -250,7 +251,8 @@ int Solver::Search::search(const KalahBoard& board, const PitsKey& key, int ston
   const int upper = best <= alpha_in ? round_down_to_parity(best, stones)
                     : best < beta    ? best
                                      : stones;
-  table_.store(key, lower, upper, best_move, work);
+  table_.store(key, lower, upper, best_move < 0 ? -1 : best_move - kalah_first_pit(board.to_move),
+               work);
   return best;
 }
 
@@ -378,7 +380,8 @@ SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
     if (!result.pv.empty()) {
       result.move = result.pv.front();
     } else if (table_.find(pits_key(board), &known) && known.lower == value && known.move >= 0) {
-      result.move = known.move;  // the move that proved the value (the line ran out of time)
+      // The move that proved the value (the line ran out of time).
+      result.move = kalah_first_pit(board.to_move) + known.move;
     }
   } else {
     Bounds known{};
@@ -392,7 +395,8 @@ SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
 }
 
 void Solver::remember(const KalahBoard& board, int value, int move_cell) {
-  table_.store(pits_key(board), value, value, move_cell, 127);
+  const int pit = move_cell < 0 ? -1 : move_cell - kalah_first_pit(board.to_move);
+  table_.store(pits_key(board), value, value, pit, 127);
 }
 
 std::vector<std::pair<int, int>> Solver::move_values(const KalahBoard& board,
