@@ -4,10 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <stdexcept>
 #include <vector>
+
+#include "framework/atomic_file.hpp"
 
 namespace bench {
 
@@ -32,10 +32,8 @@ fs::path plot_script() {
 }  // namespace
 
 void write_file(const std::string& path, const std::string& text) {
-  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
+  // Whole or not at all: the plotting and comparison scripts read these files back.
+  clf::write_file_atomically(path, text);
 }
 
 // Runs plot_bench.py on the JSON with $CL_BENCH_PYTHON, else python3 from PATH and, should that

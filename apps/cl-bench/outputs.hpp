@@ -5,7 +5,8 @@
 
 namespace bench {
 
-// Writes `text` to `path`, creating its folder; throws std::runtime_error when it cannot.
+// Writes `text` to `path` whole or not at all (a temporary file renamed over it), creating its
+// folder; throws clf::Error (a std::runtime_error) naming the file when it cannot.
 void write_file(const std::string& path, const std::string& text);
 
 // Runs plot_bench.py on the JSON at `json_path`, one PNG per primitive into `directory`, with
