@@ -127,6 +127,20 @@ TEST(RaytracerScene, FileErrorsNameFilePathAndReason) {
                    "s.json: camera.right_handed", "expected true or false");
 }
 
+// Integers beyond int and numbers beyond a float are refused, not narrowed onto valid values.
+TEST(RaytracerScene, NumbersOutOfRangeAreRefused) {
+  EXPECT_CLF_ERROR(
+      parse_scene_json(edited("\"size\": [320, 200]", "\"size\": [4294967616, 200]"), "s.json"),
+      "s.json: size", "[1, 16384]");
+  EXPECT_CLF_ERROR(parse_scene_json(edited("\"size\": [320, 200]",
+                                           "\"version\": 4294967297, \"size\": [320, 200]"),
+                                    "s.json"),
+                   "s.json: version", "4294967297");
+  EXPECT_CLF_ERROR(
+      parse_scene_json(edited("\"center\": [2, 1, 0]", "\"center\": [2, 1, 1e39]"), "s.json"),
+      "spheres[1].center[2]", "range of a float");
+}
+
 TEST(RaytracerScene, PhysicalMaterialFieldsParseAndDefault) {
   const Scene scene = parse_scene_json(
       edited("{\"name\": \"red\", \"color\": [1, 0, 0], \"reflectivity\": 0.2}",

@@ -1,5 +1,7 @@
 // JSON scene files (format: docs/raytracer.md). Every error names the file, the JSON path of
 // the offending field (spheres[3].radius) and why, and nothing half-read is returned.
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -55,7 +57,9 @@ class SceneReader {
 
   float number(const json& value, const std::string& path) const {
     if (!value.is_number()) fail(path, "expected a number, got " + describe(value));
-    return value.get<float>();
+    const auto v = static_cast<float>(value.get<double>());
+    if (!std::isfinite(v)) fail(path, "beyond the range of a float, got " + describe(value));
+    return v;
   }
 
   float number_in(const json& object, const std::string& path, const std::string& key, float low,
@@ -134,7 +138,8 @@ class SceneReader {
   // A version other than this program's, or a checksum that does not match, is refused.
   void check_seal(const json& root) const {
     if (const auto it = root.find("version"); it != root.end()) {
-      if (!it->is_number_integer() || it->get<int>() != kSceneFileVersion) {
+      // Compared as 64 bits: a larger integer narrowed to int could wrap onto the version.
+      if (!it->is_number_integer() || it->get<std::int64_t>() != kSceneFileVersion) {
         fail("version", "this program reads scene files of version " +
                             std::to_string(kSceneFileVersion) + ", got " + describe(*it));
       }
@@ -161,11 +166,13 @@ class SceneReader {
           !(*it)[1].is_number_integer()) {
         fail("size", "expected [width, height] in pixels, got " + describe(*it));
       }
-      scene.width = (*it)[0].get<int>();
-      scene.height = (*it)[1].get<int>();
-      if (scene.width < 1 || scene.height < 1 || scene.width > 16384 || scene.height > 16384) {
+      const auto width = (*it)[0].get<std::int64_t>();
+      const auto height = (*it)[1].get<std::int64_t>();
+      if (width < 1 || height < 1 || width > 16384 || height > 16384) {
         fail("size", "width and height must be in [1, 16384], got " + describe(*it));
       }
+      scene.width = static_cast<int>(width);
+      scene.height = static_cast<int>(height);
     }
     scene.background = color(root, "", "background", {0, 0, 0}, false);
     if (root.contains("environment")) scene.environment = environment(root["environment"]);
