@@ -147,7 +147,12 @@ DeviceRequest DeviceRequest::from_environment() {
 
 DeviceRequest DeviceRequest::merged_with(const DeviceRequest& override_with) const {
   DeviceRequest merged = *this;
-  if (!override_with.device.empty()) merged.device = override_with.device;
+  if (!override_with.device.empty()) {
+    merged.device = override_with.device;
+    // One device named by the caller wins over a set the environment names (a set is used
+    // wherever one is named).
+    if (override_with.devices.empty()) merged.devices.clear();
+  }
   if (!override_with.devices.empty()) merged.devices = override_with.devices;
   if (!override_with.platform.empty()) merged.platform = override_with.platform;
   if (!override_with.type.empty()) merged.type = override_with.type;

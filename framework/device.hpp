@@ -54,7 +54,8 @@ struct DeviceRequest {
   // The request the environment makes: CL_DEVICE, CL_DEVICES, CL_PLATFORM, CL_DEVICE_TYPE,
   // CL_DEBUG, CL_PROFILE. Unknown values are reported when the request is resolved, not here.
   static DeviceRequest from_environment();
-  // Fields set in `override_with` win over this request's.
+  // Fields set in `override_with` win over this request's (one device named there also over a
+  // set named here).
   DeviceRequest merged_with(const DeviceRequest& override_with) const;
 };
 

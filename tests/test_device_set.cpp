@@ -81,6 +81,11 @@ TEST(DeviceSet, TheEnvironmentNamesASetAndTheOptionWins) {
   clf_test::ScopedEnv env("CL_DEVICES", "all");
   EXPECT_EQ(DeviceRequest::from_environment().devices, "all");
   EXPECT_EQ(DeviceRequest::from_environment().merged_with(devices("0")).devices, "0");
+  // One device named by the option (--device) wins over the environment's set too.
+  DeviceRequest one;
+  one.device = "2";
+  const DeviceRequest merged = DeviceRequest::from_environment().merged_with(one);
+  EXPECT_EQ(select_devices(two_gpu_machine(), merged), (Positions{2}));
 }
 
 // On this machine's devices: a set of every device the environment's filters admit (the GPU
