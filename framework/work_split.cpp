@@ -22,13 +22,18 @@ std::vector<WorkRange> split_range(std::size_t total, const std::vector<double>&
   if (weights.empty() || sum <= 0) throw Error("split_range: no positive weight to split by");
   granularity = std::max<std::size_t>(granularity, 1);
 
+  // The last positive weight ends at the total (taking what rounding left), so zero weights
+  // after it get nothing.
+  std::size_t last = weights.size() - 1;
+  while (weights[last] == 0) --last;  // some weight is positive
+
   std::vector<WorkRange> ranges(weights.size());
   double cumulative = 0;
   std::size_t begin = 0;
   for (std::size_t i = 0; i < weights.size(); ++i) {
     cumulative += weights[i];
     std::size_t end = total;
-    if (i + 1 < weights.size()) {
+    if (i < last) {
       const double ideal = static_cast<double>(total) * (cumulative / sum);
       end = static_cast<std::size_t>(std::llround(ideal / static_cast<double>(granularity))) *
             granularity;

@@ -46,6 +46,13 @@ TEST(WorkSplit, ZeroWeightsGetNothingAndBadWeightsAreRefused) {
   EXPECT_TRUE(ranges[0].empty());
   EXPECT_EQ(ranges[1].size(), 100U);
   EXPECT_TRUE(ranges[2].empty());
+  // Also where rounding to a granularity leaves items after the last positive weight's share.
+  const auto rounded = split_range(99, {1, 0, 2, 0}, 8);
+  expect_tiles(rounded, 99);
+  EXPECT_EQ(rounded[0].size(), 32U);
+  EXPECT_TRUE(rounded[1].empty());
+  EXPECT_EQ(rounded[2].size(), 67U);
+  EXPECT_TRUE(rounded[3].empty());
   EXPECT_CLF_ERROR(split_range(100, {}), "no positive weight");
   EXPECT_CLF_ERROR(split_range(100, {0, 0}), "no positive weight");
   EXPECT_CLF_ERROR(split_range(100, {1, -1}), "-1");
