@@ -1,6 +1,9 @@
 // cl-boids' files and commands: CSV round trips, dumps, PNG frames and input errors.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -55,8 +58,53 @@ TEST(BoidsCsv, WriteThenReadGivesTheSameBits) {
       ASSERT_EQ(std::memcmp(&read.state.position[i], &state.position[i], sizeof(cl_float4)), 0);
       ASSERT_EQ(std::memcmp(&read.state.velocity[i], &state.velocity[i], sizeof(cl_float4)), 0);
     }
-    EXPECT_EQ(read.lines.back(), 500u);
+    EXPECT_EQ(read.lines.back(), 501u) << "the header, then a line a boid";
   }
+}
+
+// A written state names its version, dimensions, count and checksum on its first line: a file
+// cut short, edited or of the other dimensions is refused; without that line it loads as written.
+TEST(BoidsCsv, AWrittenStateThatDoesNotMatchItsFirstLineIsRefused) {
+  const boids::State state = boids::reference_initial_state(50, 9, boids::default_rules(2));
+  const std::string path = temp_path("sealed.csv");
+  boids::write_csv(path, state, 2);
+  const std::string whole = read_file(path);
+  ASSERT_EQ(whole.rfind("# cl-boids state, version 1, dims 2, boids 50, checksum ", 0), 0u);
+
+  write_file(path, whole.substr(0, whole.size() - 3));
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "sealed.csv", "damaged", "checksum");
+  write_file(path, whole.substr(0, whole.rfind('\n', whole.size() - 2) + 1));  // a whole row less
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "sealed.csv", "damaged");
+  std::string edited = whole;
+  edited[edited.size() - 2] = edited[edited.size() - 2] == '1' ? '2' : '1';
+  write_file(path, edited);
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "sealed.csv", "damaged");
+  write_file(path, whole);
+  EXPECT_CLF_ERROR(boids::read_csv(path, 3), "sealed.csv:1:", "2D boids", "--dims 3");
+  std::string newer = whole;
+  newer.replace(newer.find("version 1"), 9, "version 2");
+  write_file(path, newer);
+  EXPECT_CLF_ERROR(boids::read_csv(path, 2), "sealed.csv:1:", "version 2");
+  write_file(path, edited.substr(edited.find('\n') + 1));  // edited by hand, first line removed
+  EXPECT_EQ(boids::read_csv(path, 2).state.size(), 50u);
+}
+
+// A dump that fails midway (here: the file size limit) leaves the previous file as it was.
+TEST(BoidsCsv, AFailedDumpKeepsThePreviousFile) {
+  const boids::State state = boids::reference_initial_state(2000, 9, boids::default_rules(2));
+  const std::string path = temp_path("kept.csv");
+  boids::write_csv(path, state, 2);
+  const std::string before = read_file(path);
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  const rlimit small{4096, old.rlim_max};
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const boids::State other = boids::reference_initial_state(2000, 10, boids::default_rules(2));
+  EXPECT_THROW(boids::write_csv(path, other, 2), clf::Error);
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(read_file(path), before);
 }
 
 TEST(BoidsCsv, MalformedLinesNameFileLineAndField) {

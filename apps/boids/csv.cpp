@@ -4,7 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
+#include <iterator>
+#include <sstream>
+
+#include "framework/atomic_file.hpp"
+#include "framework/checksum.hpp"
 
 namespace boids {
 namespace {
@@ -28,22 +32,86 @@ std::vector<std::string> split(const std::string& line) {
   return fields;
 }
 
+// The first line of a written state: what the rows are and their checksum. Files without it
+// (written by hand or by other programs) load as they are.
+constexpr const char* kHeaderStart = "# cl-boids state";
+constexpr int kStateFileVersion = 1;
+
+struct StateHeader {
+  bool present = false;
+  std::size_t boids = 0;
+};
+
+// Checks a state file's first line where it is one of ours: its version, dimensions and the
+// checksum of the rows after it.
+StateHeader check_header(const std::string& text, const std::string& path, int dims) {
+  StateHeader header;
+  if (text.rfind(kHeaderStart, 0) != 0) return header;
+  const std::size_t end = text.find('\n');
+  const std::string first = text.substr(0, end);
+  int version = 0, file_dims = 0;
+  unsigned long long boids = 0;
+  char checksum[17] = {};
+  if (std::sscanf(first.c_str(),
+                  "# cl-boids state, version %d, dims %d, boids %llu, checksum %16[0-9a-f]",
+                  &version, &file_dims, &boids, checksum) != 4) {
+    throw clf::Error(path + ":1: not a cl-boids state header this program reads: '" + first + "'");
+  }
+  if (version != kStateFileVersion) {
+    throw clf::Error(path + ":1: state file version " + std::to_string(version) +
+                     "; this program reads version " + std::to_string(kStateFileVersion));
+  }
+  if (file_dims != dims) {
+    throw clf::Error(path + ":1: the file holds " + std::to_string(file_dims) +
+                     "D boids, not the " + std::to_string(dims) + "D of --dims " +
+                     std::to_string(dims));
+  }
+  const std::string rows = end == std::string::npos ? "" : text.substr(end + 1);
+  if (clf::checksum_hex(clf::checksum64(rows)) != checksum) {
+    throw clf::Error(path +
+                     ": damaged: the rows do not match the checksum on its first line (remove that "
+                     "line to load a file edited by hand)");
+  }
+  header.present = true;
+  header.boids = boids;
+  return header;
+}
+
+float field_value(const std::string& text, const std::string& where, std::size_t f,
+                  const std::vector<std::string>& names) {
+  char* end = nullptr;
+  const float value = text.empty() ? 0.0f : std::strtof(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) {
+    throw clf::Error(where + "field " + std::to_string(f + 1) + " (" + names[f] + ") '" + text +
+                     "' is not a number");
+  }
+  if (!std::isfinite(value)) {  // overflow gives inf; underflow to 0 or a denormal is fine
+    throw clf::Error(where + "field " + std::to_string(f + 1) + " (" + names[f] + ") '" + text +
+                     "' is not a finite float");
+  }
+  return value;
+}
+
 }  // namespace
 
 CsvBoids read_csv(const std::string& path, int dims) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw clf::Error(path + ": cannot open the --init file for reading");
   return read_csv(in, path, dims);
 }
 
 CsvBoids read_csv(std::istream& in, const std::string& path, int dims) {
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw clf::Error(path + ": read error");
+  const StateHeader header = check_header(text, path, dims);
   const std::vector<std::string> names =
       dims == 3 ? std::vector<std::string>{"x", "y", "z", "vx", "vy", "vz"}
                 : std::vector<std::string>{"x", "y", "vx", "vy"};
   CsvBoids out;
+  std::istringstream lines(text);
   std::string line;
   std::size_t line_number = 0;
-  while (std::getline(in, line)) {
+  while (std::getline(lines, line)) {
     ++line_number;
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#') continue;
@@ -58,20 +126,8 @@ CsvBoids read_csv(std::istream& in, const std::string& path, int dims) {
                        " fields in '" + content + "'");
     }
     float values[6] = {0, 0, 0, 0, 0, 0};
-    for (std::size_t f = 0; f < fields.size(); ++f) {
-      const std::string& text = fields[f];
-      char* end = nullptr;
-      const float value = text.empty() ? 0.0f : std::strtof(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size()) {
-        throw clf::Error(where + "field " + std::to_string(f + 1) + " (" + names[f] + ") '" + text +
-                         "' is not a number");
-      }
-      if (!std::isfinite(value)) {  // overflow gives inf; underflow to 0 or a denormal is fine
-        throw clf::Error(where + "field " + std::to_string(f + 1) + " (" + names[f] + ") '" + text +
-                         "' is not a finite float");
-      }
-      values[f] = value;
-    }
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      values[f] = field_value(fields[f], where, f, names);
     cl_float4 p{};
     cl_float4 v{};
     p.x = values[0];
@@ -89,27 +145,33 @@ CsvBoids read_csv(std::istream& in, const std::string& path, int dims) {
     out.state.velocity.push_back(v);
     out.lines.push_back(line_number);
   }
-  if (in.bad()) throw clf::Error(path + ": read error");
   if (out.state.size() == 0) throw clf::Error(path + ": no boids in the file (N = 0)");
+  if (header.present && out.state.size() != header.boids) {
+    throw clf::Error(path + ": holds " + std::to_string(out.state.size()) +
+                     " boids, its first line says " + std::to_string(header.boids));
+  }
   return out;
 }
 
 void write_csv(const std::string& path, const State& state, int dims) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"), &std::fclose);
-  if (!file) throw clf::Error(path + ": cannot open the --dump file for writing");
+  std::string rows;
+  char line[160];
   for (std::size_t i = 0; i < state.size(); ++i) {
     const cl_float4& p = state.position[i];
     const cl_float4& v = state.velocity[i];
-    int written = 0;
     if (dims == 3) {
-      written =
-          std::fprintf(file.get(), "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, p.z, v.x, v.y, v.z);
+      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, p.z, v.x, v.y,
+                    v.z);
     } else {
-      written = std::fprintf(file.get(), "%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, v.x, v.y);
+      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, v.x, v.y);
     }
-    if (written < 0) throw clf::Error(path + ": write error");
+    rows += line;
   }
-  if (std::fflush(file.get()) != 0) throw clf::Error(path + ": write error");
+  const std::string header = std::string(kHeaderStart) + ", version " +
+                             std::to_string(kStateFileVersion) + ", dims " + std::to_string(dims) +
+                             ", boids " + std::to_string(state.size()) + ", checksum " +
+                             clf::checksum_hex(clf::checksum64(rows)) + "\n";
+  clf::write_file_atomically(path, header + rows);
 }
 
 }  // namespace boids

@@ -1,5 +1,8 @@
 // Boid states as CSV: one boid per line, x,y[,z],vx,vy[,vz], written with %.9g so every float
 // reads back to the same bits. Blank lines and lines starting with '#' are skipped on reading.
+// Written files start with a line naming the format version, the dimensions, the boid count and
+// the checksum of the rows, and are written whole or not at all; where that line is present, a
+// file that does not match it is refused (a file without it, written by hand, loads as it is).
 #pragma once
 
 #include <cstddef>
@@ -17,7 +20,7 @@ struct CsvBoids {
 };
 
 // Throws clf::Error "FILE:LINE: ..." naming the field and value for a malformed line, and for a
-// file that cannot be read or holds no boids.
+// file that cannot be read, holds no boids, or does not match its first line.
 CsvBoids read_csv(const std::string& path, int dims);
 // The same from a stream; `path` names it in messages.
 CsvBoids read_csv(std::istream& in, const std::string& path, int dims);
