@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 
 #include "framework/atomic_file.hpp"
@@ -48,15 +49,17 @@ StateHeader check_header(const std::string& text, const std::string& path, int d
   StateHeader header;
   if (text.rfind(kHeaderStart, 0) != 0) return header;
   const std::size_t end = text.find('\n');
-  const std::string first = text.substr(0, end);
-  int version = 0, file_dims = 0;
-  unsigned long long boids = 0;
-  char checksum[17] = {};
-  if (std::sscanf(first.c_str(),
-                  "# cl-boids state, version %d, dims %d, boids %llu, checksum %16[0-9a-f]",
-                  &version, &file_dims, &boids, checksum) != 4) {
+  const std::string first = trim(text.substr(0, end));
+  // Digit counts keep every number in range of its type.
+  static const std::regex form(
+      R"(# cl-boids state, version (\d{1,9}), dims (\d{1,9}), boids (\d{1,19}), checksum ([0-9a-f]{16}))");
+  std::smatch field;
+  if (!std::regex_match(first, field, form)) {
     throw clf::Error(path + ":1: not a cl-boids state header this program reads: '" + first + "'");
   }
+  const int version = std::stoi(field[1].str());
+  const int file_dims = std::stoi(field[2].str());
+  const std::string checksum = field[4].str();
   if (version != kStateFileVersion) {
     throw clf::Error(path + ":1: state file version " + std::to_string(version) +
                      "; this program reads version " + std::to_string(kStateFileVersion));
@@ -73,7 +76,7 @@ StateHeader check_header(const std::string& text, const std::string& path, int d
                      "line to load a file edited by hand)");
   }
   header.present = true;
-  header.boids = boids;
+  header.boids = std::stoull(field[3].str());
   return header;
 }
 
