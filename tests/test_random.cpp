@@ -186,6 +186,24 @@ INSTANTIATE_TEST_SUITE_P(Generators, RandomGenerator, ::testing::ValuesIn(random
 // What app kernels do: one stream per work-item. Each of 512 work-items draws 40 numbers of
 // both generators; the host draws the same streams, and neighbouring work-items' streams are
 // uncorrelated.
+// The largest fill the host accepts (2^32 - 1 elements) reaches its last element: its count of
+// blocks must not wrap in 32 bits. Needs a 16 GiB buffer (an H200 has one; PoCL here does not).
+TEST(Random, PhiloxFillReachesTheLastElementOfTheLargestFill) {
+  Runtime& runtime = Runtime::shared();
+  const std::size_t n = 0xFFFFFFFFu;
+  if (runtime.device().max_allocation_bytes < n * sizeof(cl_uint)) {
+    GTEST_SKIP() << "needs one buffer of 16 GiB";
+  }
+  DeviceBuffer<cl_uint> out(runtime, n);
+  fill_random(out, 42);
+  cl_uint tail[3] = {};
+  out.read_range(n - 3, tail, 3);
+  const cl_uint4 block = philox_block(42, 0, (n - 1) / 4);
+  EXPECT_EQ(tail[0], block.s[0]);
+  EXPECT_EQ(tail[1], block.s[1]);
+  EXPECT_EQ(tail[2], block.s[2]);
+}
+
 TEST(Random, PerWorkItemStreamsInAKernel) {
   const char* const source = R"CLC(
 #include "kernels/primitives/random/random.cl"

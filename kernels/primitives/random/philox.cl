@@ -5,7 +5,7 @@
 
 #define PHILOX_FILL(NAME, TYPE, TYPE4, CONVERT, CONVERT4)                        \
   __kernel void NAME(__global TYPE* out, uint n, ulong seed, ulong stream) {     \
-    const uint blocks = (n + 3) / 4;                                             \
+    const uint blocks = n / 4 + (n % 4 != 0); /* n + 3 would wrap near 2^32 */   \
     for (uint b = get_global_id(0); b < blocks; b += get_global_size(0)) {       \
       const uint4 bits = philox_block(seed, stream, b);                          \
       if (4 * b + 3 < n) {                                                       \
