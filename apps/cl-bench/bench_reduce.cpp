@@ -98,7 +98,8 @@ class ReduceCase : public BenchCase {
   std::string verify() override {
     if (op_ == ReduceOp::sum) {
       if constexpr (std::is_floating_point_v<T>) {
-        if (std::fabs(result_.sum - expected_sum_) > tolerance_) {
+        // Written so that a NaN sum fails too.
+        if (!(std::fabs(result_.sum - expected_sum_) <= tolerance_)) {
           return "sum " + std::to_string(result_.sum) + ", expected " +
                  std::to_string(expected_sum_) + " within " + std::to_string(tolerance_);
         }
