@@ -84,10 +84,12 @@ cl_float4 unproject(const BoidsRules& rules, const BoidsView& view, float sx, fl
 FrameResult FrameMaker::make(const FrameRequest& r) {
   FrameResult result;
   try {
-    if (!runtime_ || r.device != device_) {
+    // A switch that failed part way leaves no renderer: the next request builds all again.
+    if (!runtime_ || !renderer_ || r.device != device_) {
       renderer_.reset();
       simulation_.reset();
       frame_.reset();
+      runtime_.reset();
       runtime_ = r.device >= 0 ? std::make_unique<clf::Runtime>(
                                      clf::enumerate_devices().at(r.device), request_)
                                : std::make_unique<clf::Runtime>(request_);
