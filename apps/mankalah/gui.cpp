@@ -39,6 +39,7 @@ void log_layout(Gui* g) {
   clf::gtk::log_widget_bounds("move_now", g->move_now);
   clf::gtk::log_widget_bounds("engine", g->engine_dropdown);
   clf::gtk::log_widget_bounds("time", g->time_dropdown);
+  clf::gtk::log_widget_bounds("first_move", g->first_move_dropdown);
   clf::gtk::log_widget_bounds("build_databases", g->database_button);
 }
 

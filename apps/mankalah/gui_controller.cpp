@@ -241,6 +241,9 @@ void Gui::take_back() {
   clf::gtk::log_event("undo", {{"done", undone}});
   hint_pit = -1;
   refresh();
+  // Nothing to take back while the AI thinks its first move: its search, cancelled above, starts
+  // again (after an undo the human is to move, and this does nothing).
+  maybe_start_ai(0);
 }
 
 void Gui::ask_hint() {

@@ -78,7 +78,7 @@ void append_settings(GtkWidget* panel, Gui* g) {
         gui_of(d)->next_settings.human_side = selected(o) == 1 ? KALAH_TOP : KALAH_BOTTOM;
       },
       g);
-  dropdown(
+  g->first_move_dropdown = dropdown(
       panel, "First move (next game)", {"You", "The AI"}, g->next_settings.human_first ? 0 : 1,
       +[](GObject* o, GParamSpec*, gpointer d) {
         gui_of(d)->next_settings.human_first = selected(o) == 0;

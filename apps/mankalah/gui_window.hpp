@@ -79,6 +79,7 @@ struct Gui {
   GtkWidget* match_label = nullptr;
   GtkWidget* engine_dropdown = nullptr;
   GtkWidget* time_dropdown = nullptr;
+  GtkWidget* first_move_dropdown = nullptr;
   std::vector<int> time_choices;
   GtkWidget* database_label = nullptr;
   GtkWidget* database_progress = nullptr;

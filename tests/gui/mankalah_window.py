@@ -2,7 +2,8 @@
 """Plays the Mankalah window as a person would (tests/gui/xwindow.py: real clicks and keys under
 Xvfb): builds the endgame databases from the window's button (the AI becomes the perfect
 engine), a whole game against each engine, moves by click and by key, undo, hint, "move now", a new
-game during a search, the engine and the time changed during a search. Checks that the AI
+game during a search, the engine and the time changed during a search, undo while the AI thinks a
+game's first move. Checks that the AI
 answered within its time plus a margin every time, that every move the window reports replays
 under Kalah's rules (tests/kalah_rules.py) to the board it showed, and that the final score is the
 one the moves give.
@@ -173,6 +174,22 @@ def main():
     game = Game()
     human_move(w, game, by_key=True)
     ai_answers(w, game, budget_s, "minimax")
+
+    # Undo (the key) while the AI thinks the first move of a game: nothing to take back, and the
+    # AI's search starts again instead of leaving the game waiting.
+    select(w, "first_move", 1)
+    select(w, "time", times.index(5000))
+    w.wait_for(lambda e: e["event"] == "settings" and e["time_ms"] == 5000, 10, "the time")
+    w.key("n")
+    w.wait_for(lambda e: e["event"] == "new_game", 10, "a new game the AI starts")
+    w.wait_for(lambda e: e["event"] == "search_start" and e["kind"] == "ai", 30, "its search")
+    w.key("u")
+    w.wait_for(lambda e: e["event"] == "undo" and not e["done"], 10, "the undo of nothing")
+    w.wait_for(lambda e: e["event"] == "search_start" and e["kind"] == "ai", 10,
+               "the AI's search again after the undo")
+    w.click("move_now")
+    first = w.wait_for(lambda e: e["event"] == "move", 10, "the AI's first move")
+    assert first["by"] == "ai", first
     w.close()
     for engine, end in results:
         print(f"mankalah window: a whole game against {engine}: TOP {end['top']} - BOTTOM "
