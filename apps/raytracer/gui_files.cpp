@@ -43,28 +43,32 @@ std::string suggested_path(const std::string& source, const std::string& extensi
 
 void Gui::open(const std::string& source) {
   if (is_environment_image(source)) {
-    // The scene shown again, the view kept, with the image around it.
-    wanted = {shown.source, next_generation++, source};
-    keep_view_on_open = true;
-    view_generation = wanted.generation;
+    // The scene asked for last (shown, or still opening) with the image around it.
+    reopen_wanted({wanted.source, next_generation++, source});
     show_message("Opening the environment image " + source + " ...", false);
     submit();
     return;
   }
-  // The environment image chosen stays around the scenes opened next.
-  wanted = {source, next_generation++, shown.environment};
+  // The environment image chosen last stays around the scenes opened next.
+  wanted = {source, next_generation++, wanted.environment};
   keep_view_on_open = false;
   show_message("Opening " + source + " ...", false);
   submit();
 }
 
 void Gui::reload() {
-  wanted = {shown.source, next_generation++, shown.environment};
-  // The camera and light stay where they are: the view now belongs to the new generation.
-  keep_view_on_open = true;
-  view_generation = wanted.generation;
-  show_message("Reloading " + shown.source + " ...", false);
+  reopen_wanted({wanted.source, next_generation++, wanted.environment});
+  show_message("Reloading " + wanted.source + " ...", false);
   submit();
+}
+
+void Gui::reopen_wanted(SceneChoice choice) {
+  // The camera and light stay where they are (the view now belongs to the new generation), unless
+  // a scene not yet shown is opening: that one comes with its own view.
+  const bool keep_view = keep_view_on_open || wanted.generation == shown.generation;
+  wanted = std::move(choice);
+  keep_view_on_open = keep_view;
+  if (keep_view) view_generation = wanted.generation;
 }
 
 void Gui::save_image(const std::string& path) {

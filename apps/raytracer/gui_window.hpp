@@ -116,9 +116,12 @@ struct Gui {
   void sync_light_controls();
 
   // gui_files.cpp
-  // A scene or model file (or built-in name), or an image to surround the scene shown with.
+  // A scene or model file (or built-in name), or an image to surround the scene asked for last
+  // (shown, or still opening); reload opens that scene again.
   void open(const std::string& source);
   void reload();
+  // Asks for `choice`, keeping the view unless a scene not yet shown is opening.
+  void reopen_wanted(SceneChoice choice);
   void save_image(const std::string& path);
   void save_scene(const std::string& path);
   // The scene with the view as it is now: the camera, the light, the sphere grid, the size.
