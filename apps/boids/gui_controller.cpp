@@ -69,7 +69,8 @@ void Gui::receive(FrameResult result) {
     view->set_overlay_text("error: " + result.error);
     std::cerr << "cl-boids: " << result.error << "\n";
     smoke.finish(false, result.error);
-    running = false;  // until the user changes something
+    set_running(false);  // until the user changes something (the button says Run again)
+    dirty = false;       // not the same request again at the next tick
     return;
   }
   view->show_rgba(result.width, result.height, result.rgba);

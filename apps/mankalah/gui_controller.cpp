@@ -15,6 +15,7 @@ void Gui::cancel_search() {
   active_stop.reset();
   active_serial = 0;
   active_kind = SearchKind::none;
+  move_now_pressed = Clock::time_point{};  // "move now" was for the search cancelled
   if (ai_timer != 0) {
     g_source_remove(ai_timer);
     ai_timer = 0;
