@@ -88,46 +88,49 @@ void Gui::start_database_build() {
   clf::gtk::log_event("database_build", {{"state", "started"}});
   if (database_thread.joinable()) database_thread.join();
   const std::shared_ptr<bool> open = window_open;
-  database_thread = std::thread(
-      [this, open, stop = database_stop, request = options.request, dir = database_dir_of(this)] {
-        endgame::DatabaseBuild build;
-        build.dir = dir;
-        build.stop = stop.get();
-        build.builder = "cpu";
-        build.max_stones = kPerfectDatabaseStones;
-        std::unique_ptr<clf::DeviceSet> device;
-        try {
-          auto runtime = std::make_unique<clf::Runtime>(request);
-          if (runtime->device().type == clf::DeviceType::gpu) {
-            std::vector<std::unique_ptr<clf::Runtime>> one;
-            one.push_back(std::move(runtime));
-            device = std::make_unique<clf::DeviceSet>(std::move(one));
-            build.builder = "gpu";
-            build.max_stones = kGpuBuildStones;
-            build.devices = [&device]() -> const clf::DeviceSet& { return *device; };
-          }
-        } catch (const std::exception&) {
-          // No device: the CPU builder needs none.
-        }
-        std::string error;
-        bool finished = false;
-        std::ostringstream messages;
-        try {
-          finished = endgame::build_database(
-              build,
-              [this, open, &build](const endgame::LevelDone& done) {
-                clf::gtk::post_to_ui([this, open, done, last = build.max_stones] {
-                  if (*open) on_database_level(done, last);
-                });
-              },
-              messages);
-        } catch (const std::exception& failure) {
-          error = failure.what();
-        }
-        clf::gtk::post_to_ui([this, open, finished, error] {
-          if (*open) database_finished(finished, error);
-        });
-      });
+  database_thread = std::thread([this, open, stop = database_stop, request = options.request,
+                                 chosen = device, dir = database_dir_of(this)] {
+    endgame::DatabaseBuild build;
+    build.dir = dir;
+    build.stop = stop.get();
+    build.builder = "cpu";
+    build.max_stones = kPerfectDatabaseStones;
+    std::unique_ptr<clf::DeviceSet> device;
+    try {
+      // The device picked in the panel (-1: the options' choice).
+      auto runtime =
+          chosen >= 0 ? std::make_unique<clf::Runtime>(clf::enumerate_devices().at(chosen), request)
+                      : std::make_unique<clf::Runtime>(request);
+      if (runtime->device().type == clf::DeviceType::gpu) {
+        std::vector<std::unique_ptr<clf::Runtime>> one;
+        one.push_back(std::move(runtime));
+        device = std::make_unique<clf::DeviceSet>(std::move(one));
+        build.builder = "gpu";
+        build.max_stones = kGpuBuildStones;
+        build.devices = [&device]() -> const clf::DeviceSet& { return *device; };
+      }
+    } catch (const std::exception&) {
+      // No device: the CPU builder needs none.
+    }
+    std::string error;
+    bool finished = false;
+    std::ostringstream messages;
+    try {
+      finished = endgame::build_database(
+          build,
+          [this, open, &build](const endgame::LevelDone& done) {
+            clf::gtk::post_to_ui([this, open, done, last = build.max_stones] {
+              if (*open) on_database_level(done, last);
+            });
+          },
+          messages);
+    } catch (const std::exception& failure) {
+      error = failure.what();
+    }
+    clf::gtk::post_to_ui([this, open, finished, error] {
+      if (*open) database_finished(finished, error);
+    });
+  });
 }
 
 void Gui::on_database_level(const endgame::LevelDone& done, int last) {
