@@ -209,6 +209,33 @@ TEST(ChunkScan, SmallChunksEverySizeInt32) { check_small_chunks<std::int32_t>();
 TEST(ChunkScan, SmallChunksEverySizeUint32) { check_small_chunks<std::uint32_t>(); }
 TEST(ChunkScan, SmallChunksEverySizeFloat) { check_small_chunks<float>(); }
 
+// The float check is exact on integer values (any order of additions is), so an error far below
+// the tolerance for reals is caught there; on real values the tolerance holds.
+TEST(ScanReference, FloatCheckIsExactOnIntegerValues) {
+  const std::size_t n = std::size_t{1} << 20;
+  const std::vector<float> integers = make_input<float>(n, Shape::random, 8);
+  ASSERT_TRUE(clf::primitives::float_scan_is_exact(integers));
+  const std::vector<double> exact = clf::primitives::scan_reference(integers, ScanType::inclusive);
+  std::vector<float> result(exact.begin(), exact.end());
+  EXPECT_EQ(clf::primitives::check_scan(integers, result, ScanType::inclusive), "");
+  // A tile's total (4096 values) missing from the second half.
+  double tile = 0;
+  for (std::size_t i = n / 2 - 4096; i < n / 2; ++i) tile += integers[i];
+  ASSERT_NE(tile, 0.0);
+  for (std::size_t i = n / 2; i < n; ++i) result[i] -= static_cast<float>(tile);
+  EXPECT_NE(clf::primitives::check_scan(integers, result, ScanType::inclusive), "");
+
+  const std::vector<float> reals = clf_test::uniform_floats(n, 9);
+  EXPECT_FALSE(clf::primitives::float_scan_is_exact(reals));
+  const std::vector<double> exact_reals =
+      clf::primitives::scan_reference(reals, ScanType::inclusive);
+  EXPECT_EQ(
+      clf::primitives::check_scan(reals, std::vector<float>(exact_reals.begin(), exact_reals.end()),
+                                  ScanType::inclusive),
+      "");
+  EXPECT_FALSE(clf::primitives::float_scan_is_exact({1e30f, -1e30f, 1.0f}));  // sums beyond 2^24
+}
+
 TEST(ScanErrors, UnknownVariantNamesItAndTheKnownOnes) {
   clf_test::expect_error_naming([] { Scan<std::int32_t> scan("fastest"); },
                                 {"fastest", "blelloch", "lookback"});

@@ -26,9 +26,13 @@ std::vector<double> scan_reference(const std::vector<float>& input, ScanType typ
 // carries across tiles). So d(n) = 2 ceil(log2 n) + 32 + ceil(n / 1024), and the check allows
 // |device_i - exact_i| <= d(n) * u * S_i. This is a worst case; random data stays far below it.
 double float_scan_tolerance(std::size_t n);
+// Whether any order of additions scans `input` exactly: integer values whose prefix sums all lie
+// within 2^24 of each other (every partial sum of a scan is a contiguous range's).
+bool float_scan_is_exact(const std::vector<float>& input);
 
 // Empty when `result` is the scan of `input`, else a description of the first mismatch and the
-// number of wrong elements. Integers must match exactly; floats within float_scan_tolerance.
+// number of wrong elements. Integers must match exactly; floats too where float_scan_is_exact,
+// else within float_scan_tolerance.
 std::string check_scan(const std::vector<std::int32_t>& input,
                        const std::vector<std::int32_t>& result, ScanType type);
 std::string check_scan(const std::vector<std::uint32_t>& input,
