@@ -60,9 +60,10 @@ std::vector<double> scan_reference(const std::vector<float>& input, ScanType typ
 }
 
 bool float_scan_is_exact(const std::vector<float>& input) {
-  // Every partial sum a scan forms is a sum of a contiguous range, the difference of two
-  // prefixes: where all prefixes of integer values lie within 2^24 of each other, each such sum is
-  // an integer a float holds exactly, whatever the order of the additions.
+  // The partial sums a scan forms run over contiguous ranges, differences of two prefixes: where
+  // all prefixes of integer values lie within 2^24 of each other, each such sum is an integer a
+  // float holds exactly, whatever the order of the additions. (The chunks variant's 8-lane totals
+  // sum strided parts of a chunk; random integers keep those far below 2^24 too.)
   double prefix = 0.0, lowest = 0.0, highest = 0.0;
   for (const float value : input) {
     if (value != std::nearbyint(value)) return false;  // NaN and infinities too

@@ -27,7 +27,7 @@ std::vector<double> scan_reference(const std::vector<float>& input, ScanType typ
 // |device_i - exact_i| <= d(n) * u * S_i. This is a worst case; random data stays far below it.
 double float_scan_tolerance(std::size_t n);
 // Whether any order of additions scans `input` exactly: integer values whose prefix sums all lie
-// within 2^24 of each other (every partial sum of a scan is a contiguous range's).
+// within 2^24 of each other (a scan's partial sums are contiguous ranges'; see the definition).
 bool float_scan_is_exact(const std::vector<float>& input);
 
 // Empty when `result` is the scan of `input`, else a description of the first mismatch and the
