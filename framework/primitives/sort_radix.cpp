@@ -252,21 +252,22 @@ class RadixSort : public SortAlgorithm {
     CLKernel& onesweep = radix_kernel("radix_onesweep", with_values, kind);
     const std::size_t tiles = ceil_div(n, tile());
     const std::size_t status_words = tiles * kDigits;
-    // Pass p looks back in status[(p + clean_status_) % 2] and clears the other one for pass p + 1.
+    // Pass p looks back in status[(p + clean_status) % 2] and clears the other one for pass p + 1.
     DeviceBuffer<cl_uint>* status[2] = {&temporary<cl_uint>("status-0", status_words),
                                         &temporary<cl_uint>("status-1", status_words)};
     auto& counters = temporary<cl_uint>("counters", kCounterWords);
     auto& digit_counts = temporary<cl_uint>("digit-counts", kPasses * kDigits);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    // A whole sort leaves one status array (the one after its last pass's), the histogram's done
-    // count and the digit counts zero for the next one; the init kernel zeroes them where they
-    // are new, or where that status array is not known to be zero over this sort's tiles (see
-    // zeroed_).
+    // A whole sort leaves one status array (the one after its last pass's: this sort's first),
+    // the histogram's done count and the digit counts zero for the next one; the init kernel
+    // zeroes them where they are new, or where that status array is not known to be zero over
+    // this sort's tiles (see zeroed_).
+    unsigned clean_status = zeroed_.status == status[1]->mem()() ? 1 : 0;
     std::size_t status_zero_words = zeroed_.status_zero_words;
-    if (!zeroed_.holds_for(status[clean_status_]->mem()(), status_words, counters.mem()(),
+    if (!zeroed_.holds_for(status[clean_status]->mem()(), status_words, counters.mem()(),
                            digit_counts.mem()())) {
-      clean_status_ = 0;
+      clean_status = 0;
       status_zero_words = status[0]->size();
       radix_kernel("radix_onesweep_init", with_values, kind)(
           Range::linear(std::max<std::size_t>(status[0]->size(), kPasses * kDigits), 256),
@@ -295,8 +296,8 @@ class RadixSort : public SortAlgorithm {
                   DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
                 if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
                 const cl_uint shift = pass_shift(pass);
-                auto& pass_status = *status[(pass + clean_status_) % 2];
-                auto& next_status = *status[(pass + clean_status_ + 1) % 2];
+                auto& pass_status = *status[(pass + clean_status) % 2];
+                auto& next_status = *status[(pass + clean_status + 1) % 2];
                 if (pass == 0 && unstable_first) {
                   // It advances the first row of digit_offsets (the first pass's cursors) and
                   // clears the second pass's status words, whatever its own tiles.
@@ -313,16 +314,17 @@ class RadixSort : public SortAlgorithm {
                 }
               });
     // Each pass clears the other status array over this sort's tiles only. An even number of
-    // passes ends on the array the sort began with, zero where it was and over these tiles; an
-    // odd number on the other one, zero over these tiles only (beyond them, a sort of more keys
-    // may have left its words).
-    status_zero_words =
-        passes() % 2 == 0 ? std::max(status_zero_words, status_words) : status_words;
-    clean_status_ = (passes() + clean_status_) % 2;
-    zeroed_ = {status[clean_status_]->mem()(), status_zero_words, counters.mem()(),
+    // passes ends on the array the sort began with, zero where it was (over these tiles at
+    // least); an odd number on the other one, zero over these tiles only (beyond them, a sort of
+    // more keys may have left its words).
+    if (passes() % 2 == 1) {
+      clean_status = 1 - clean_status;
+      status_zero_words = status_words;
+    }
+    zeroed_ = {status[clean_status]->mem()(), status_zero_words, counters.mem()(),
                digit_counts.mem()()};
     if (runtime().debug()) {
-      check_left_zero(*status[clean_status_], status_zero_words, counters, digit_counts);
+      check_left_zero(*status[clean_status], status_zero_words, counters, digit_counts);
     }
   }
 
@@ -367,14 +369,12 @@ class RadixSort : public SortAlgorithm {
   unsigned key_bits_ = 32;
   std::size_t work_group_ = 256;
   std::size_t items_ = 16;
-  // The onesweep status array a whole sort leaves zero (every pass clears the other array for the
-  // next one), the first pass of the next sort's.
-  unsigned clean_status_ = 0;
-  // The onesweep buffers a whole sort leaves zero (that status array over its first
-  // status_zero_words words; the histogram's done count and the digit counts: its last
-  // work-group), as they were when the last sort was enqueued whole; empty while a sort is being
-  // enqueued, so a sort cut short leaves them to the init kernel. (A reallocated status array is
-  // larger than the words known zero in the old one, so a new one is never taken for zero.)
+  // The onesweep buffers a whole sort leaves zero (one of the two status arrays, the next sort's
+  // first, over its first status_zero_words words: every pass clears the other array for the
+  // next one; the histogram's done count and the digit counts: its last work-group), as they were
+  // when the last sort was enqueued whole; empty while a sort is being enqueued, so a sort cut
+  // short leaves them to the init kernel. (A reallocated status array is larger than the words
+  // known zero in the old one, so a new one is never taken for zero.)
   struct ZeroedState {
     cl_mem status = nullptr;
     std::size_t status_zero_words = 0;
