@@ -19,6 +19,7 @@
 #include "apps/cl-bench/harness.hpp"
 #include "apps/cl-bench/outputs.hpp"
 #include "apps/cl-bench/peers.hpp"
+#include "framework/atomic_file.hpp"
 #include "framework/cli.hpp"
 #include "framework/device.hpp"
 #include "framework/device_set.hpp"
@@ -230,10 +231,10 @@ bool report(const std::vector<bench::Record>& records, const Options& options,
             << " wrong, " << counts[2] << " skipped, " << counts[3] << " errors\n";
   const bench::Settings& settings = options.settings;
   if (!options.json_path.empty()) {
-    bench::write_file(options.json_path, bench::to_json(records, device, settings, date));
+    clf::write_file_atomically(options.json_path, bench::to_json(records, device, settings, date));
   }
   if (!options.csv_path.empty()) {
-    bench::write_file(options.csv_path, bench::to_csv(records, device, settings, date));
+    clf::write_file_atomically(options.csv_path, bench::to_csv(records, device, settings, date));
   }
   if (options.plot_dir.empty()) return true;
   fs::create_directories(options.plot_dir);
@@ -241,7 +242,7 @@ bool report(const std::vector<bench::Record>& records, const Options& options,
                                     ? (fs::path(options.plot_dir) / "cl-bench.json").string()
                                     : options.json_path;
   if (options.json_path.empty()) {
-    bench::write_file(plot_json, bench::to_json(records, device, settings, date));
+    clf::write_file_atomically(plot_json, bench::to_json(records, device, settings, date));
   }
   return bench::plot(plot_json, options.plot_dir);
 }

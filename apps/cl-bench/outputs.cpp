@@ -7,8 +7,6 @@
 #include <iostream>
 #include <vector>
 
-#include "framework/atomic_file.hpp"
-
 namespace bench {
 
 namespace {
@@ -30,11 +28,6 @@ fs::path plot_script() {
 }
 
 }  // namespace
-
-void write_file(const std::string& path, const std::string& text) {
-  // Whole or not at all: the plotting and comparison scripts read these files back.
-  clf::write_file_atomically(path, text);
-}
 
 // Runs plot_bench.py on the JSON with $CL_BENCH_PYTHON, else python3 from PATH and, should that
 // one lack matplotlib (a pyenv or venv python), Debian's /usr/bin/python3, where
