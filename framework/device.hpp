@@ -47,7 +47,7 @@ struct DeviceRequest {
   std::string platform;    // a substring of the platform name or vendor
   std::string type;        // "gpu", "cpu" or "any"
   std::string devices;     // several devices: "all", or a comma list of indices / name substrings
-  bool debug = false;      // CL_DEBUG: a CPU device, kernels built with -g -cl-opt-disable
+  bool debug = false;      // CL_DEBUG: a CPU device unless a type is named (runtime.hpp)
   bool profiling = false;  // queue profiling, for event timings
   bool quiet = false;      // no notice on stderr about the chosen device
 

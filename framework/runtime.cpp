@@ -49,10 +49,19 @@ Runtime& Runtime::shared() {
   return *runtime;
 }
 
-std::string Runtime::base_build_options() const {
+std::string base_build_options(bool debug, DeviceType type) {
   std::string options = "-cl-std=CL1.2 -cl-kernel-arg-info";
-  if (debug_) options += " -g -cl-opt-disable";
+  // Unoptimized builds are for stepping through kernels in gdb, which a CPU device allows. On
+  // NVIDIA they also fail: the kernels' C99 inline helpers are left as calls, with no external
+  // definition to link ("ptxas fatal: Unresolved extern function"). Making them static is no
+  // way out: PoCL then miscompiles helpers it does not inline (the sort's histogram counted
+  // wrong).
+  if (debug && type == DeviceType::cpu) options += " -g -cl-opt-disable";
   return options;
+}
+
+std::string Runtime::base_build_options() const {
+  return clf::base_build_options(debug_, device_.type);
 }
 
 std::shared_ptr<const Program> Runtime::program(const Source& source, const std::string& options) {

@@ -26,6 +26,11 @@ struct TransferCounts {
   std::uint64_t bytes_downloaded = 0;
 };
 
+// The options every program is built with: OpenCL C 1.2 and argument info for the checks; under
+// CL_DEBUG on a CPU device also -g -cl-opt-disable (a GPU gets CL_DEBUG's checks on the host
+// side, with optimized kernels).
+std::string base_build_options(bool debug, DeviceType type);
+
 class Runtime {
  public:
   // Chooses a device by `request` merged over the environment (the request wins; of a device
@@ -54,8 +59,7 @@ class Runtime {
   // runtime's cache, the disk cache, or the compiler, in that order. Thread-safe.
   std::shared_ptr<const Program> program(const Source& source, const std::string& options = "");
   ProgramCacheStats program_cache_stats() const;
-  // The options every program is built with: OpenCL C 1.2, argument info for the checks,
-  // and -g -cl-opt-disable under CL_DEBUG.
+  // The options every program on this runtime's device is built with (below).
   std::string base_build_options() const;
 
   TransferCounts transfers() const;

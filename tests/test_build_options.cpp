@@ -4,11 +4,21 @@
 
 #include "framework/program.hpp"
 #include "framework/ptx_register_cap.hpp"
+#include "framework/runtime.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 using clf_test::runtime;
+
+TEST(BuildOptions, DebugBuildsAreUnoptimizedOnCpuDevicesOnly) {
+  const std::string base = "-cl-std=CL1.2 -cl-kernel-arg-info";
+  EXPECT_EQ(clf::base_build_options(false, clf::DeviceType::cpu), base);
+  EXPECT_EQ(clf::base_build_options(true, clf::DeviceType::cpu), base + " -g -cl-opt-disable");
+  // NVIDIA's unoptimized build leaves the kernels' C99 inline helpers unlinked.
+  EXPECT_EQ(clf::base_build_options(true, clf::DeviceType::gpu), base);
+  EXPECT_EQ(clf::base_build_options(false, clf::DeviceType::gpu), base);
+}
 
 TEST(BuildOptions, RegisterCapIsTakenOutOfTheDriverOptions) {
   const clf::FrameworkBuildOptions split =
