@@ -130,10 +130,20 @@ TEST_P(ReduceVariant, FloatSumOfSmallIntegersIsExact) {
   Runtime& runtime = Runtime::shared();
   for (std::size_t n : {std::size_t{4097}, std::size_t{100003}, std::size_t{1} << 20}) {
     const std::vector<float> values = make_values<float>(n, true, 99);
+    ASSERT_TRUE(float_sum_is_exact(values)) << n;
     DeviceBuffer<float> input(runtime, n);
     input.write(values);
     EXPECT_EQ(reduce_sum(input, GetParam()), static_cast<float>(sum_in_double(values))) << n;
   }
+}
+
+TEST(ReduceReference, FloatSumIsExactForIntegersOfSmallTotalMagnitude) {
+  EXPECT_TRUE(float_sum_is_exact({}));
+  EXPECT_TRUE(float_sum_is_exact({3.0f, -5.0f, 0.0f, 16777208.0f}));  // magnitudes 2^24
+  EXPECT_FALSE(float_sum_is_exact({3.0f, -5.0f, 1.0f, 16777208.0f}));
+  EXPECT_FALSE(float_sum_is_exact({1.0f, 0.5f}));
+  EXPECT_FALSE(float_sum_is_exact({1.0f, std::numeric_limits<float>::quiet_NaN()}));
+  EXPECT_FALSE(float_sum_is_exact({1.0f, std::numeric_limits<float>::infinity()}));
 }
 
 // NaN, infinities and signed zeros (the NaN rules live in common.cl, shared by all variants).

@@ -72,6 +72,15 @@ double float_sum_tolerance(const std::vector<float>& values) {
   return 1e-5 * sum_of_magnitudes(values) + 1e-6;
 }
 
+bool float_sum_is_exact(const std::vector<float>& values) {
+  double magnitudes = 0;
+  for (const float value : values) {
+    if (value != std::nearbyint(value)) return false;  // NaN and infinities too
+    magnitudes += std::fabs(value);
+  }
+  return magnitudes <= 16777216.0;
+}
+
 template ReduceResult<cl_int> reduce_reference(const std::vector<cl_int>&, ReduceOp);
 template ReduceResult<cl_uint> reduce_reference(const std::vector<cl_uint>&, ReduceOp);
 template ReduceResult<cl_float> reduce_reference(const std::vector<cl_float>&, ReduceOp);

@@ -21,5 +21,9 @@ double sum_of_magnitudes(const std::vector<float>& values);
 // sum of magnitudes (float rounding in a tree of partial sums stays far below it for the sizes
 // tested; integer-valued inputs are summed exactly and are tested exactly).
 double float_sum_tolerance(const std::vector<float>& values);
+// True when `values` are integers whose magnitudes add up to at most 2^24: then every partial
+// sum, over any subset in any order, is an integer a float holds exactly, so a float sum of them
+// must equal sum_in_double(values) exactly.
+bool float_sum_is_exact(const std::vector<float>& values);
 
 }  // namespace clf::primitives
