@@ -129,6 +129,23 @@ INSTANTIATE_TEST_SUITE_P(Sort, SortKeyBits,
                                            "onesweep"),
                          sort_test::variant_test_name);
 
+// Onesweep key-value sorts pass keys and values on as (key, value) pairs between the caller's
+// buffers; without (pair_passes off, as where the device lacks the memory for them) they
+// alternate separate keys and values with temporaries. Both, over one to four passes, each pass
+// reading and writing pairs or not.
+TEST(SortKeyBitsOnesweep, KeyValueWithAndWithoutPairPasses) {
+  clf::Runtime& runtime = clf::Runtime::shared();
+  if (!clf::has_forward_progress(runtime.device())) GTEST_SKIP() << "no onesweep on this device";
+  for (const bool pairs : {true, false}) {
+    clf::primitives::SortConfig config = clf::primitives::tuning_for(runtime.device()).sort;
+    config.pair_passes = pairs;
+    Sorter sorter(runtime, "onesweep", config);
+    for (unsigned bits : {8U, 16U, 20U, 32U}) {
+      expect_sorts_by_low_bits(sorter, keys_with_ties(20001, bits, bits + 2), bits, true);
+    }
+  }
+}
+
 TEST(SortKeyBitsArguments, OutsideOneToThirtyTwoAndVariantsOfWholeKeys) {
   clf::Runtime& runtime = clf::Runtime::shared();
   clf::DeviceBuffer<cl_uint> keys(runtime, 100);

@@ -60,6 +60,7 @@ clf::primitives::SortConfig sort_config(const clf::DeviceInfo& device, const Kno
     config.large_tiles_with_values.fill(clf::primitives::LargeTiles::parse(large));
   }
   config.lookback_window = size_knob(knobs, "CLF_SORT_LOOKBACK", config.lookback_window);
+  config.pair_passes = flag_knob(knobs, "CLF_SORT_PAIRS", config.pair_passes);
   config.histogram_groups_per_cu =
       size_knob(knobs, "CLF_SORT_HIST_GROUPS_PER_CU", config.histogram_groups_per_cu);
   config.build_options = knobs("CLF_SORT_OPTIONS");

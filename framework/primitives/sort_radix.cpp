@@ -146,6 +146,25 @@ class RadixSort : public SortAlgorithm {
     return usable && ceil_div(keys_, large.shape.tile()) >= units ? &large : nullptr;
   }
 
+  // Key-value onesweep passes through (key, value) pairs (PAIRS_IN and PAIRS_OUT in radix.cl):
+  // where the config asks for them and the device holds two buffers of pairs beside the caller's
+  // (with room to spare: otherwise the passes take half the memory, as keys and values).
+  bool pair_passes(bool with_values, std::size_t n) const {
+    const DeviceInfo& device = runtime().device();
+    const std::uint64_t pair_bytes = std::uint64_t{8} * n;
+    return with_values && config_.pair_passes && passes() >= 2 &&
+           pair_bytes <= device.max_allocation_bytes &&
+           4 * pair_bytes <= device.global_memory_bytes;
+  }
+
+  // The build options of pass `pass` of a sort through pairs: all but the first read pairs, all
+  // but the last write them.
+  std::string pair_options(bool pairs, cl_uint pass) const {
+    if (!pairs) return "";
+    return std::string(pass > 0 ? " -DPAIRS_IN=1" : "") +
+           (pass + 1 < passes() ? " -DPAIRS_OUT=1" : "");
+  }
+
   std::string options(KeyKind kind, bool with_values, std::size_t items) const {
     std::string text = "-DRADIX_WG=" + std::to_string(work_group_) +
                        " -DRADIX_ITEMS=" + std::to_string(items) +
@@ -177,9 +196,9 @@ class RadixSort : public SortAlgorithm {
   // ranking, for good. The first kernel a sort builds is a tile kernel, so a fallback comes
   // before anything is enqueued.
   CLKernel& radix_kernel(const std::string& name, bool with_values, KeyKind kind,
-                         std::size_t items = 0) {
+                         std::size_t items = 0, const std::string& extra = "") {
     const auto build = [&] {
-      return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_));
+      return &kernel(kFile, name, options(kind, with_values, items != 0 ? items : items_) + extra);
     };
     if (large_tiles(kind, with_values) != nullptr) {
       try {
@@ -248,8 +267,10 @@ class RadixSort : public SortAlgorithm {
   void sort_onesweep(BufferBase& keys, DeviceBuffer<cl_uint>* values, KeyKind kind, std::size_t n) {
     const auto key_kind = static_cast<cl_uint>(kind);
     const bool with_values = values != nullptr;
+    const bool pairs = pair_passes(with_values, n);
     // The pass kernel first: its build decides the ranking, part of every program's options.
-    CLKernel& onesweep = radix_kernel("radix_onesweep", with_values, kind);
+    CLKernel& onesweep =
+        radix_kernel("radix_onesweep", with_values, kind, 0, pair_options(pairs, 0));
     const std::size_t tiles = ceil_div(n, tile());
     const std::size_t status_words = tiles * kDigits;
     // Pass p looks back in status[(p + clean_status) % 2] and clears the other one for pass p + 1.
@@ -291,28 +312,39 @@ class RadixSort : public SortAlgorithm {
                                 ranking_ != Ranking::split;
     const std::size_t first_tile = work_group_ * first_pass_items();
     const Range first_range = Range::linear(ceil_div(n, first_tile) * work_group_, work_group_);
-    ping_pong(keys, values, kind, n, passes(),
-              [&](cl_uint pass, BufferBase& from, BufferBase& to,
-                  DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
-                if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
-                const cl_uint shift = pass_shift(pass);
-                auto& pass_status = *status[(pass + clean_status) % 2];
-                auto& next_status = *status[(pass + clean_status + 1) % 2];
-                if (pass == 0 && unstable_first) {
-                  // It advances the first row of digit_offsets (the first pass's cursors) and
-                  // clears the second pass's status words, whatever its own tiles.
-                  radix_kernel("radix_onesweep_unstable", with_values, kind, first_pass_items())(
-                      first_range, read_only(from), to, key_kind, count, digit_offsets, next_status,
-                      static_cast<cl_uint>(status_words));
-                } else if (with_values) {
-                  onesweep(range, read_only(from), to, key_kind, read_only(*values_from),
-                           *values_to, count, shift, pass, counters, read_only(digit_offsets),
-                           pass_status, next_status);
-                } else {
-                  onesweep(range, read_only(from), to, key_kind, count, shift, pass, counters,
-                           read_only(digit_offsets), pass_status, next_status);
-                }
-              });
+    const auto run_pass = [&](cl_uint pass, BufferBase& from, BufferBase& to,
+                              DeviceBuffer<cl_uint>* values_from,
+                              DeviceBuffer<cl_uint>* values_to) {
+      const cl_uint shift = pass_shift(pass);
+      auto& pass_status = *status[(pass + clean_status) % 2];
+      auto& next_status = *status[(pass + clean_status + 1) % 2];
+      if (pass == 0 && unstable_first) {
+        // It advances the first row of digit_offsets (the first pass's cursors) and
+        // clears the second pass's status words, whatever its own tiles.
+        radix_kernel("radix_onesweep_unstable", with_values, kind, first_pass_items())(
+            first_range, read_only(from), to, key_kind, count, digit_offsets, next_status,
+            static_cast<cl_uint>(status_words));
+      } else if (with_values) {
+        CLKernel& kernel =
+            pass == 0 ? onesweep
+                      : radix_kernel("radix_onesweep", true, kind, 0, pair_options(pairs, pass));
+        kernel(range, read_only(from), to, key_kind, read_only(*values_from), *values_to, count,
+               shift, pass, counters, read_only(digit_offsets), pass_status, next_status);
+      } else {
+        onesweep(range, read_only(from), to, key_kind, count, shift, pass, counters,
+                 read_only(digit_offsets), pass_status, next_status);
+      }
+    };
+    if (pairs) {
+      through_pairs(keys, *values, n, run_pass);
+    } else {
+      ping_pong(keys, values, kind, n, passes(),
+                [&](cl_uint pass, BufferBase& from, BufferBase& to,
+                    DeviceBuffer<cl_uint>* values_from, DeviceBuffer<cl_uint>* values_to) {
+                  if (pass > 0) callers_buffers_untouched_ = false;  // pass 1 writes them
+                  run_pass(pass, from, to, values_from, values_to);
+                });
+    }
     // Each pass clears the other status array over this sort's tiles only. An even number of
     // passes ends on the array the sort began with, zero where it was (over these tiles at
     // least); an odd number on the other one, zero over these tiles only (beyond them, a sort of
@@ -325,6 +357,23 @@ class RadixSort : public SortAlgorithm {
                digit_counts.mem()()};
     if (runtime().debug()) {
       check_left_zero(*status[clean_status], status_zero_words, counters, digit_counts);
+    }
+  }
+
+  // Runs `pass(p, from, to, values_from, values_to)` for each pass of a key-value sort through
+  // (key, value) pairs: keys, values -> pairs A -> pairs B -> pairs A ... -> keys, values, a
+  // buffer of pairs being both the keys and the values argument.
+  template <typename Pass>
+  void through_pairs(BufferBase& keys, DeviceBuffer<cl_uint>& values, std::size_t n, Pass pass) {
+    DeviceBuffer<cl_uint>* pairs[2] = {
+        &temporary<cl_uint>("pairs-a", 2 * n),
+        passes() > 2 ? &temporary<cl_uint>("pairs-b", 2 * n) : nullptr};
+    for (cl_uint p = 0; p < passes(); ++p) {
+      const bool last = p + 1 == passes();
+      if (last) callers_buffers_untouched_ = false;
+      DeviceBuffer<cl_uint>* from = p == 0 ? &values : pairs[(p - 1) % 2];
+      DeviceBuffer<cl_uint>* to = last ? &values : pairs[p % 2];
+      pass(p, p == 0 ? keys : *from, last ? keys : *to, from, to);
     }
   }
 

@@ -27,6 +27,11 @@ for kind in 0 1 2; do
     # shellcheck disable=SC2086
     ptx -DWITH_VALUES=1 -DRADIX_ITEMS=22 $common "$sort" -o "$out/sort_kv_k${kind}_m${rank}.ptx"
   done
+  # Key-value in Hopper's large tiles, a pass between two others: (key, value) pairs in and out.
+  # shellcheck disable=SC2086
+  ptx -DWITH_VALUES=1 -DRADIX_WG=512 -DRADIX_ITEMS=16 -DVALUES_LOCAL_WORDS=24576 -DPAIRS_IN=1 \
+    -DPAIRS_OUT=1 -DRADIX_UNROLL_LOOPS=1 -DRANK_MATCH=2 -DLOOKBACK_WINDOW=4 -DKEY_KIND=$kind \
+    $by_kind "$sort" -o "$out/sort_kv_pairs_k${kind}.ptx"
 done
 for type in int uint float; do
   ptx -DT=$type -DAS_T=as_$type -DWG_SIZE=128 -DSCAN_ROW=16 -DITEMS=32 -DCLF_PTX \

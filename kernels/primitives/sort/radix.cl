@@ -93,6 +93,25 @@
 #define FLAG_PREFIX 0x80000000u
 #define VALUE_MASK 0x3fffffffu
 
+// Key-value onesweep passes read (PAIRS_IN) or write (PAIRS_OUT) keys and values interleaved, as
+// (key, value) pairs in one buffer, between their first pass and their last: the host passes
+// that buffer as both the keys and the values argument. Where a tile keeps each value beside its
+// key, a key and its value move as one 64-bit load and store, and a digit's run goes out as one
+// run of stores instead of two (docs/sort.md).
+#ifndef PAIRS_IN
+#define PAIRS_IN 0
+#endif
+#ifndef PAIRS_OUT
+#define PAIRS_OUT 0
+#endif
+#if (PAIRS_IN || PAIRS_OUT) && !WITH_VALUES
+#error "PAIRS_IN and PAIRS_OUT are for key-value sorts"
+#endif
+#define KEY_IN(keys, i) (keys)[PAIRS_IN ? 2 * (i) : (i)]
+#define VALUE_IN(values, i) (values)[PAIRS_IN ? 2 * (i) + 1 : (i)]
+#define KEY_OUT(keys_out, i) (keys_out)[PAIRS_OUT ? 2 * (i) : (i)]
+#define VALUE_OUT(values_out, i) (values_out)[PAIRS_OUT ? 2 * (i) + 1 : (i)]
+
 #include "kernels/primitives/sort/radix_tile.cl"
 #include "kernels/primitives/sort/radix_warp_rank.cl"
 

@@ -135,9 +135,16 @@ inline void load_tile_striped(const __global uint* keys, uint key_kind,
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = base + j * WARP;
+#if PAIRS_IN
+    uint2 pair = (uint2)(0, 0);
+    if (i < n) pair = ((const __global uint2*)keys)[i];
+    key[j] = i < n ? TILE_KEY(pair.x, key_kind) : TILE_PAD;
+    value[j] = pair.y;
+#else
     key[j] = i < n ? TILE_KEY(keys[i], key_kind) : TILE_PAD;
 #if WITH_VALUES
     value[j] = i < n ? values[i] : 0;
+#endif
 #endif
   }
 }
@@ -273,8 +280,12 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
     const uint tile_key = m.keys[SW(i)];
     const uint to = m.run_base[TILE_DIGIT(tile_key, shift)] + i;
     if (i < valid) {
+#if PAIRS_OUT
+      ((__global uint2*)keys_out)[to] = (uint2)(OUT_KEY(tile_key, key_kind), m.values[SW(i)]);
+#else
       keys_out[to] = OUT_KEY(tile_key, key_kind);
       values_out[to] = m.values[SW(i)];
+#endif
     }
   }
   return;
@@ -287,7 +298,7 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
     const uint i = lid + j * RADIX_WG;
     const uint tile_key = m.keys[SW(i)];
     const uint to = m.run_base[TILE_DIGIT(tile_key, shift)] + i;
-    if (i < valid) keys_out[to] = OUT_KEY(tile_key, key_kind);
+    if (i < valid) KEY_OUT(keys_out, to) = OUT_KEY(tile_key, key_kind);
 #if WITH_VALUES && !VALUES_LOCAL
     destination[j] = to;
 #endif
@@ -302,7 +313,7 @@ inline void scatter_ranked(__global uint* keys_out, uint key_kind,
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
-    if (i < valid) values_out[destination[j]] = m.keys[SW(i)];
+    if (i < valid) VALUE_OUT(values_out, destination[j]) = m.keys[SW(i)];
   }
 #endif
 }
