@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,17 @@ class BufferBase {
   cl::Buffer mem_;
 };
 
+// The bytes of `count` elements of T; throws Error naming `what` where they overflow size_t
+// (they would wrap to a small allocation that kernels then index past).
+template <typename T>
+std::size_t buffer_bytes(std::size_t count, const char* what) {
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+    throw Error(std::string(what) + " of " + std::to_string(count) + " elements of " +
+                std::to_string(sizeof(T)) + " bytes: the size overflows");
+  }
+  return count * sizeof(T);
+}
+
 // A host array with a device mirror, copied only when the other side's copy is stale.
 // Not thread-safe: one thread at a time uses a given buffer.
 template <typename T>
@@ -61,7 +73,7 @@ class Buffer : public BufferBase {
  public:
   // `count` zero-initialised elements; the host copy is current.
   Buffer(Runtime& runtime, std::size_t count)
-      : BufferBase(runtime, count * sizeof(T), "Buffer"), host_(count) {}
+      : BufferBase(runtime, buffer_bytes<T>(count, "Buffer"), "Buffer"), host_(count) {}
   Buffer(Runtime& runtime, std::vector<T> initial)
       : BufferBase(runtime, initial.size() * sizeof(T), "Buffer"), host_(std::move(initial)) {}
   explicit Buffer(std::size_t count) : Buffer(Runtime::shared(), count) {}
@@ -137,7 +149,8 @@ class DeviceBuffer : public BufferBase {
 
  public:
   DeviceBuffer(Runtime& runtime, std::size_t count)
-      : BufferBase(runtime, count * sizeof(T), "DeviceBuffer"), count_(count) {}
+      : BufferBase(runtime, buffer_bytes<T>(count, "DeviceBuffer"), "DeviceBuffer"),
+        count_(count) {}
   explicit DeviceBuffer(std::size_t count) : DeviceBuffer(Runtime::shared(), count) {}
   DeviceBuffer(DeviceBuffer&&) noexcept = default;
   DeviceBuffer& operator=(DeviceBuffer&&) noexcept = default;

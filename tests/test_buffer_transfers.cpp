@@ -157,6 +157,12 @@ TEST_F(BufferTransfers, SizeMismatchAndOversizeAreErrors) {
   const std::size_t too_many = runtime().device().max_allocation_bytes / sizeof(int) + 1;
   EXPECT_CLF_ERROR(clf::DeviceBuffer<int>(runtime(), too_many), "larger than",
                    runtime().device_name().c_str());
+  // Sizes whose bytes wrap around size_t (here to 16) are refused, not allocated small.
+  const std::size_t wrapping = (std::size_t{1} << 61) + 2;
+  const std::string count = std::to_string(wrapping);
+  EXPECT_CLF_ERROR(clf::DeviceBuffer<cl_ulong>(runtime(), wrapping), "DeviceBuffer", count.c_str(),
+                   "overflows");
+  EXPECT_CLF_ERROR(clf::Buffer<cl_ulong>(runtime(), wrapping), "Buffer", "overflows");
 }
 
 TEST_F(BufferTransfers, DestroyingABufferInUseNeitherBlocksNorBreaks) {
