@@ -139,6 +139,18 @@ void CLKernel::check_arguments(const std::vector<detail::LaunchArgument>& argume
                 (signature.empty() ? "" : " (" + signature + ")") + ", the call passes " +
                 std::to_string(arguments.size()));
   }
+  // Each runtime has its own context and queue: a buffer of another one would be uploaded and
+  // read on a queue this launch is not ordered with.
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const BufferBase* buffer = arguments[i].buffer;
+    if (buffer != nullptr && &buffer->runtime() != runtime_) {
+      const std::string name = info_->args_known ? " ('" + info_->args[i].name + "')" : "";
+      throw Error("kernel '" + name_ + "' argument " + std::to_string(i) + name +
+                  ": the buffer belongs to another runtime (" + buffer->runtime().device_name() +
+                  ") than the kernel's (" + runtime_->device_name() +
+                  "); make it on the kernel's runtime");
+    }
+  }
   if (!info_->args_known) return;  // the driver gave no argument info: count is all we check
 
   for (std::size_t i = 0; i < arguments.size(); ++i) {

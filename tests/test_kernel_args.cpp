@@ -110,6 +110,17 @@ TEST(KernelArgs, BufferOfTheWrongElementType) {
                    "__global float*", "a buffer of int");
 }
 
+// Two runtimes on one device have two contexts and queues: the buffer would be uploaded and read
+// on a queue the kernel's launch is not ordered with (the result came back all zeros).
+TEST(KernelArgs, BufferOfAnotherRuntime) {
+  clf::Runtime other(runtime().device(), clf::DeviceRequest{});
+  clf::CLKernel scale(runtime(), source(), "scale");
+  clf::Buffer<float> data(other, std::vector<float>{1, 2, 3, 4});
+  EXPECT_CLF_ERROR(scale(clf::Range::linear(4), data, 2.0f, cl_uint{4}), "argument 0", "'data'",
+                   "another runtime");
+  EXPECT_EQ(data.host(), (std::vector<float>{1, 2, 3, 4}));
+}
+
 TEST(KernelArgs, LocalWhereAGlobalBelongs) {
   clf::CLKernel reverse(runtime(), source(), "with_local");
   clf::Buffer<int> in(runtime(), 16);
