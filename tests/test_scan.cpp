@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -234,6 +235,22 @@ TEST(ScanReference, FloatCheckIsExactOnIntegerValues) {
                                   ScanType::inclusive),
       "");
   EXPECT_FALSE(clf::primitives::float_scan_is_exact({1e30f, -1e30f, 1.0f}));  // sums beyond 2^24
+}
+
+// Past an infinity a scan's sums are that infinity (or NaN after both): right only when they are.
+TEST(ScanReference, FloatCheckPastInfinities) {
+  using Floats = std::vector<float>;
+  const auto check = [](const Floats& input, const Floats& result, ScanType type) {
+    return clf::primitives::check_scan(input, result, type);
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(check({0.5f, inf, 1.0f}, {0.5f, inf, inf}, ScanType::inclusive), "");
+  EXPECT_EQ(check({inf, -inf, 1.0f}, {inf, nan, nan}, ScanType::inclusive), "");
+  EXPECT_EQ(check({0.5f, inf, 1.0f}, {0.0f, 0.5f, inf}, ScanType::exclusive), "");
+  EXPECT_NE(check({0.5f, inf, 1.0f}, {0.5f, inf, 1.5f}, ScanType::inclusive), "");
+  EXPECT_NE(check({0.5f, inf, 1.0f}, {0.5f, -inf, inf}, ScanType::inclusive), "");
+  EXPECT_NE(check({inf, -inf}, {inf, inf}, ScanType::inclusive), "");
 }
 
 TEST(ScanErrors, UnknownVariantNamesItAndTheKnownOnes) {
