@@ -358,6 +358,21 @@ TEST(RaytracerModels, ObjMapsBecomeTheMaterialsTextures) {
   EXPECT_EQ(plain.metallic_roughness_texture, -1);
 }
 
+// A map named by an absolute path is that file, wherever the model lies.
+TEST(RaytracerModels, ObjMapsByAbsolutePath) {
+  const std::filesystem::path textures = scratch_directory("mtl-absolute-textures");
+  const std::filesystem::path dir = scratch_directory("mtl-absolute");
+  const std::string paint = std::filesystem::absolute(textures / "paint.png").string();
+  app_common::write_png(paint, 1, 1, std::vector<cl_uint>{0xFF2040A0u});
+  write_file(dir / "abs.mtl", "newmtl lamp\nKd 1 1 1\nmap_Kd " + paint + "\n");
+  write_file(dir / "abs.obj",
+             "mtllib abs.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+             "usemtl lamp\nf 1/1 2/2 3/3\n");
+  const Model model = load_model((dir / "abs.obj").string());
+  ASSERT_EQ(model.textures.size(), 1u);
+  EXPECT_EQ(model.materials.at(0).base_color_texture, 0);
+}
+
 TEST(RaytracerModels, ObjUnknownMaterialIsAWarning) {
   // cube_usemtl.obj uses mtl3, which its MTL file lacks: those faces get the default material.
   const Model model = load_model(test_model("OBJ/cube_usemtl.obj"));

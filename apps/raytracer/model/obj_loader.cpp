@@ -166,7 +166,8 @@ Model read_obj(const std::string& path) {
         // Files written on Windows name textures with backslashes (".\\wood.jpg").
         std::string file = name;
         std::replace(file.begin(), file.end(), '\\', '/');
-        model.textures.push_back(decode_texture_file(directory_of(path) + file));
+        const bool absolute = !file.empty() && file.front() == '/';
+        model.textures.push_back(decode_texture_file(absolute ? file : directory_of(path) + file));
       } catch (const clf::Error& e) {
         throw clf::Error("material '" + m.name + "', " + statement + ": " + e.what());
       }
