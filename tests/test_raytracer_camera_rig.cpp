@@ -64,6 +64,22 @@ TEST(RaytracerCameraRig, RightIsTheImagesRightWhateverTheHandedness) {
   EXPECT_NEAR(CameraRig(view_along_z(true)).right().x, -1, kEps);
 }
 
+// An up along the view gives no right by their cross product: the camera still spans an image
+// (every primary ray was the same one where the view ran along z with up along z).
+TEST(RaytracerCameraRig, UpAlongTheViewStillSpansTheImage) {
+  for (const Vec3 up : {Vec3{0, 0, 1}, Vec3{0, 0, -1}, Vec3{0, 1, 0}}) {
+    CameraView view = view_along_z(false);
+    if (up.y != 0) view.look_at = {0, 5, -10};  // the view along y
+    view.up = up;
+    const RtCamera camera = make_camera(view, 100, 100);
+    const cl_float4 right = camera.right, image_up = camera.up;
+    EXPECT_GT(rt_dot(right, right), 0.01f) << up.z;
+    EXPECT_GT(rt_dot(image_up, image_up), 0.01f) << up.z;
+    EXPECT_NEAR(rt_dot(right, camera.forward), 0.0f, 1e-5f);
+    EXPECT_NEAR(rt_dot(image_up, camera.forward), 0.0f, 1e-5f);
+  }
+}
+
 TEST(RaytracerCameraRig, FlyingMovesCameraAndTargetAlongTheImagesAxes) {
   for (const bool right_handed : {false, true}) {
     CameraRig rig(view_along_z(right_handed));

@@ -97,7 +97,12 @@ RtCamera make_camera(const CameraView& view, int width, int height) {
   const cl_float4 forward = rt_normalize(to_float4(view.look_at - view.position));
   cl_float4 right = view.right_handed ? rt_cross(forward, to_float4(view.up))
                                       : rt_cross(to_float4(view.up), forward);
-  if (rt_dot(right, right) < 1e-12f) right = rt_cross(rt_vec(0, 0, 1), forward);  // up ∥ forward
+  if (rt_dot(right, right) < 1e-12f) {
+    // up ∥ forward: any axis across the view will do, so take the one least along it (z, as
+    // before, unless the view itself runs along z).
+    const cl_float4 across = std::fabs(forward.s[2]) < 0.9f ? rt_vec(0, 0, 1) : rt_vec(0, 1, 0);
+    right = rt_cross(across, forward);
+  }
   right = rt_normalize(right);
   const cl_float4 up = view.right_handed ? rt_cross(right, forward) : rt_cross(forward, right);
   const float half_height = std::tan(view.fov_y * 0.5f);
