@@ -11,6 +11,7 @@
 
 #include "apps/common/png_writer.hpp"
 #include "apps/raytracer/model/model.hpp"
+#include "apps/raytracer/scene_source.hpp"
 #include "framework/error.hpp"
 #include "raytracer_model_test_support.hpp"
 
@@ -222,6 +223,30 @@ TEST(RaytracerModels, GltfInstancesShareOneMesh) {
   EXPECT_NEAR(p.y, 2.0f, 1e-5f);
   EXPECT_NEAR(p.z, 0.0f, 1e-5f);
   expect_bounds(world_bounds(model), {8, 0, 0}, {11, 2, 0}, 1e-5f);
+}
+
+// Exporters hide nodes by scaling them to zero: such a node is left out with a warning naming it,
+// and the rest of the model loads (it was refused as a whole).
+TEST(RaytracerModels, GltfNodeScaledToZeroIsLeftOut) {
+  const std::filesystem::path dir = scratch_directory("zero-scale");
+  write_triangle_gltf(dir);
+  std::string gltf = written_gltf();
+  const std::string child = R"({"mesh": 0, "scale": [2, 2, 2],)";
+  ASSERT_NE(gltf.find(child), std::string::npos);
+  gltf.replace(gltf.find(child), child.size(),
+               R"({"mesh": 0, "name": "hidden", "scale": [0, 0, 0],)");
+  write_file(dir / "triangle.gltf", gltf);
+  const Model model = load_model((dir / "triangle.gltf").string());
+  expect_well_formed(model);
+  ASSERT_EQ(model.instances.size(), 1u);
+  ASSERT_EQ(model.warnings.size(), 1u);
+  EXPECT_NE(model.warnings[0].find("node 1 ('hidden')"), std::string::npos) << model.warnings[0];
+  // Opening it as a scene says so.
+  ::testing::internal::CaptureStderr();
+  const Scene scene = open_scene((dir / "triangle.gltf").string());
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("triangle.gltf: node 1 ('hidden') flattens"), std::string::npos) << said;
+  EXPECT_EQ(scene.meshes.size(), 1u);
 }
 
 TEST(RaytracerModels, GltfMaterialExtensions) {

@@ -1,5 +1,6 @@
 #include "apps/raytracer/scene_source.hpp"
 
+#include <iostream>
 #include <map>
 #include <utility>
 
@@ -24,6 +25,22 @@ namespace {
 }  // namespace
 #endif
 
+#if CLF_RAYTRACER_MODELS
+namespace {
+
+// What the loader skipped or could not honour, said where the scene is opened (on stderr, as the
+// window's and the commands' other notices).
+model::Model load_model_saying_warnings(const std::string& file) {
+  model::Model model = model::load_model(file);
+  for (const std::string& warning : model.warnings) {
+    std::cerr << "warning: " << file << ": " << warning << "\n";
+  }
+  return model;
+}
+
+}  // namespace
+#endif
+
 bool model_files_supported() { return CLF_RAYTRACER_MODELS != 0; }
 
 void load_mesh_files(Scene& scene) {
@@ -39,7 +56,7 @@ void load_mesh_files(Scene& scene) {
     if (it == loaded.end()) {
       model::Model model;
       try {
-        model = model::load_model(reference.file);
+        model = load_model_saying_warnings(reference.file);
       } catch (const std::exception& error) {
         throw clf::Error(scene.name + ": " + reference.json_path + ".file: " + error.what());
       }
@@ -88,7 +105,7 @@ void use_environment_file(Scene& scene, const std::string& file, float intensity
 Scene open_scene(const std::string& name_or_file) {
   if (has_model_file_extension(name_or_file)) {
 #if CLF_RAYTRACER_MODELS
-    Scene scene = model::scene_from_model(model::load_model(name_or_file));
+    Scene scene = model::scene_from_model(load_model_saying_warnings(name_or_file));
     MeshFileReference placed;
     placed.file = name_or_file;
     scene.placed_mesh_files.push_back(placed);
