@@ -1,7 +1,8 @@
-// PNG and JPEG images decoded to RGBA8 with libpng (its simplified API, as the project already
-// uses libpng for output) and libjpeg-turbo, both hardened by continuous fuzzing upstream; one
-// path for OBJ's texture files and glTF's images (tinygltf's own loader is replaced). A damaged
-// or oversized image is refused with a message naming it.
+// PNG and JPEG images decoded to RGBA8 with libpng and libjpeg-turbo, both hardened by continuous
+// fuzzing upstream; one path for OBJ's texture files and glTF's images (tinygltf's own loader is
+// replaced). Values stay as stored: no gamma or colour-space conversion (glTF ignores PNG's gAMA,
+// sRGB and iCCP chunks; 16-bit channels are scaled to 8). A damaged or oversized image is refused
+// with a message naming it.
 #pragma once
 
 #include <cstddef>
