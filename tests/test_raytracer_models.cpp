@@ -252,6 +252,25 @@ TEST(RaytracerModels, GltfNodeScaledToZeroIsLeftOut) {
   EXPECT_EQ(scene.meshes.size(), 1u);
 }
 
+// Extensions the loader does not know: required ones refuse the file, naming the extension; used
+// ones are a warning.
+TEST(RaytracerModels, GltfUnsupportedExtensions) {
+  const std::filesystem::path dir = scratch_directory("extensions");
+  write_triangle_gltf(dir);
+  std::string gltf = written_gltf();
+  const std::string used = R"("extensionsUsed": [)";
+  ASSERT_NE(gltf.find(used), std::string::npos);
+  gltf.insert(gltf.find(used) + used.size(), R"("EXT_made_up", )");
+  write_file(dir / "triangle.gltf", gltf);
+  const Model model = load_model((dir / "triangle.gltf").string());
+  ASSERT_EQ(model.warnings.size(), 1u);
+  EXPECT_NE(model.warnings[0].find("'EXT_made_up' is not supported"), std::string::npos);
+  gltf.insert(gltf.find(used), R"("extensionsRequired": ["KHR_materials_ior", "EXT_made_up"], )");
+  write_file(dir / "triangle.gltf", gltf);
+  EXPECT_CLF_ERROR(load_model((dir / "triangle.gltf").string()), "triangle.gltf",
+                   "extensionsRequired", "'EXT_made_up'");
+}
+
 TEST(RaytracerModels, GltfMaterialExtensions) {
   const std::filesystem::path dir = scratch_directory("materials");
   write_triangle_gltf(dir);

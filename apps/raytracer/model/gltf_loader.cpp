@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "apps/raytracer/model/gltf_accessor.hpp"
 #include "apps/raytracer/model/image_decode.hpp"
@@ -413,6 +414,20 @@ Model read_gltf(const std::string& path) {
   Model model;
   model.source = path;
   add_loader_warnings(model, warning);
+  // An asset needs its required extensions understood (glTF 2.0, 3.12); others may be ignored.
+  const std::set<std::string> supported = {"KHR_materials_emissive_strength", "KHR_materials_ior",
+                                           "KHR_materials_transmission"};
+  for (const std::string& extension : gltf.extensionsRequired) {
+    if (supported.count(extension) == 0) {
+      throw clf::Error("extensionsRequired names '" + extension +
+                       "', which this loader does not support");
+    }
+  }
+  for (const std::string& extension : gltf.extensionsUsed) {
+    if (supported.count(extension) == 0) {
+      model.warnings.push_back("extension '" + extension + "' is not supported: ignored");
+    }
+  }
   GltfReader(gltf, model).read();
   if (model.instances.empty()) throw clf::Error("the scene places no triangles");
   return model;
