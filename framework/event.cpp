@@ -5,7 +5,7 @@
 namespace clf {
 
 void Event::wait() const {
-  if (event_() != nullptr) check(event_.wait(), "clWaitForEvents");
+  if (event_() != nullptr) check(event_.wait(), "clWaitForEvents", where_);
 }
 
 std::uint64_t Event::timestamp(cl_profiling_info which, const char* name) const {
@@ -18,7 +18,7 @@ std::uint64_t Event::timestamp(cl_profiling_info which, const char* name) const 
                 ": no profiling information; create the Runtime with profiling on or set "
                 "CL_PROFILE=1");
   }
-  check(status, "clGetEventProfilingInfo");
+  check(status, "clGetEventProfilingInfo", where_);
   return value;
 }
 

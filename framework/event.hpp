@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
+#include "framework/error.hpp"
 #include "framework/opencl.hpp"
 
 namespace clf {
@@ -10,7 +12,9 @@ namespace clf {
 class Event {
  public:
   Event() = default;
-  explicit Event(cl::Event event) : event_(std::move(event)) {}
+  // `where`: the kernel, device and range a failure of the command is reported with.
+  explicit Event(cl::Event event, ErrorContext where = {})
+      : event_(std::move(event)), where_(std::move(where)) {}
 
   const cl::Event& handle() const { return event_; }
   void wait() const;
@@ -26,6 +30,7 @@ class Event {
  private:
   std::uint64_t timestamp(cl_profiling_info which, const char* name) const;
   cl::Event event_;
+  ErrorContext where_;
 };
 
 }  // namespace clf

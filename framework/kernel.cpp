@@ -253,7 +253,7 @@ Event CLKernel::launch(const Range& range, std::vector<detail::LaunchArgument>& 
   for (detail::LaunchArgument& argument : arguments) {
     if (argument.kind == Kind::buffer) argument.buffer->after_launch(argument.access);
   }
-  Event launched(event);
+  Event launched(event, where);
   runtime_->record(launched);
   return launched;
 }

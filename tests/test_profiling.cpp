@@ -37,6 +37,17 @@ TEST(Profiling, WithoutProfilingTimestampsSayHowToTurnItOn) {
   EXPECT_EQ(plain.span_ms({event}, 7.0), 7.0);  // the host's measure instead
 }
 
+// A command that fails after it was enqueued (a user event stands in for it) is reported with
+// the kernel, device and range it was launched with, not the wait call alone.
+TEST(Profiling, AFailedCommandNamesItsKernelWhenWaitedFor) {
+  clf::Runtime& runtime = clf_test::runtime();
+  cl::UserEvent failing(runtime.context());
+  const clf::Event event(failing, {"busy", runtime.device_name(), "global 64"});
+  failing.setStatus(CL_OUT_OF_RESOURCES);
+  EXPECT_CLF_ERROR(event.wait(), "clWaitForEvents", "busy", runtime.device_name().c_str(),
+                   "global 64");
+}
+
 TEST(Profiling, EnvironmentSwitchTurnsProfilingOn) {
   clf_test::ScopedEnv profile("CL_PROFILE", "1");
   clf_test::ScopedEnv quiet("CL_QUIET", "1");
