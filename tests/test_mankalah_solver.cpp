@@ -205,6 +205,66 @@ TEST_F(MankalahSolver, AMoveFromTheTableIsTheSideToMoves) {
   EXPECT_GT(solved_from_table, 0) << "no move came from the table";
 }
 
+// Each bound is one byte of the table: the widest bounds a board the solver takes can have
+// come back as stored, and a board with more stones in play is refused, never solved wrongly.
+TEST(MankalahSolvedTable, BoundsAtTheLimitsRoundTrip) {
+  constexpr int limit = sv::SolvedTable::kMaxStones;
+  sv::SolvedTable table(1);
+  const struct {
+    int lower, upper, move;
+  } cases[] = {{-limit, limit, -1}, {-limit, -limit, 0}, {limit, limit, 5}, {1 - limit, limit, 3}};
+  for (std::uint64_t i = 0; i < std::size(cases); ++i) {
+    const sv::PitsKey key{0x0101010101010101ull * (i + 1), 0x0A0A0A0Au};
+    table.store(key, cases[i].lower, cases[i].upper, cases[i].move, 3);
+    sv::Bounds bounds{};
+    ASSERT_TRUE(table.find(key, &bounds)) << "case " << i;
+    EXPECT_EQ(bounds.lower, cases[i].lower) << "case " << i;
+    EXPECT_EQ(bounds.upper, cases[i].upper) << "case " << i;
+    EXPECT_EQ(bounds.move, cases[i].move) << "case " << i;
+  }
+}
+
+TEST_F(MankalahSolver, ABoardOverTheTablesLimitIsRefused) {
+  // A stopped solve returns at once: before the limit was checked, 132 stones were searched.
+  const std::atomic<bool> stop{true};
+  sv::SolveLimits stopped;
+  stopped.stop = &stop;
+  sv::Solver solver(nullptr, 1, 1);
+  const KalahBoard over = start_with(11);  // 132 stones in play
+  try {
+    solver.solve(over, stopped);
+    ADD_FAILURE() << "solved a board of 132 stones";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("132 stones"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(solver.move_values(over, stopped), std::invalid_argument);
+  EXPECT_THROW(solver.remember(over, 0, 0), std::invalid_argument);
+  // 127 stones, the most the table holds, are taken.
+  KalahBoard at_limit = start_with(10);
+  at_limit.cells[0] = 17;
+  ASSERT_EQ(kalah_endgame_stones(&at_limit), sv::SolvedTable::kMaxStones);
+  const sv::SolveResult result = solver.solve(at_limit, stopped);
+  EXPECT_FALSE(result.solved);
+  EXPECT_EQ(result.lower, -sv::SolvedTable::kMaxStones);
+  EXPECT_EQ(result.upper, sv::SolvedTable::kMaxStones);
+
+  // solve --stones-per-pit stops at 10 (120 stones), with a message naming the option.
+  sv::SolveCommandOptions options;
+  options.db_dir = dir_->path().string();
+  options.threads = 1;
+  options.table_megabytes = 1;
+  options.stones_per_pit = 11;
+  options.time_ms = 1;
+  std::ostringstream out, err;
+  EXPECT_EQ(sv::run_solve(options, out, err), 2);
+  EXPECT_NE(err.str().find("--stones-per-pit must be 1..10, not 11"), std::string::npos)
+      << err.str();
+  options.stones_per_pit = 10;
+  std::ostringstream out10, err10;
+  EXPECT_EQ(sv::run_solve(options, out10, err10), 1);  // not solved in 1 ms, but solving
+  EXPECT_NE(out10.str().find("over the 120 stones in play"), std::string::npos) << out10.str();
+}
+
 TEST(MankalahSolvedPositions, SurviveOnDiskAndRefuseDamage) {
   ScratchDir dir("mankalah_solved");
   const std::filesystem::path path = sv::SolvedPositions::path_in(dir.path());

@@ -14,6 +14,9 @@ namespace mankalah::solver {
 
 namespace {
 
+// The start position's stones in play must fit the solver's table: 10 a pit, 120 stones.
+constexpr int kMaxStonesPerPit = SolvedTable::kMaxStones / (2 * KALAH_PITS);
+
 std::string moves_json(const std::vector<int>& moves) {
   std::string text = "[";
   for (std::size_t i = 0; i < moves.size(); ++i) text += (i ? "," : "") + std::to_string(moves[i]);
@@ -105,7 +108,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->add_option("--stones-per-pit", options.stones_per_pit,
                    "stones per pit of the start position: Kalah(6, K)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 12));
+      ->check(CLI::Range(1, kMaxStonesPerPit));
   solve->add_option("--db-dir", options.db_dir,
                     "endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   solve->add_option("--threads", options.threads, "search threads (0: one per core)");
@@ -118,6 +121,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
 }
 
 int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.stones_per_pit < 1 || options.stones_per_pit > kMaxStonesPerPit) {
+    err << "solve: --stones-per-pit must be 1.." << kMaxStonesPerPit << ", not "
+        << options.stones_per_pit << " (the solver takes at most " << SolvedTable::kMaxStones
+        << " stones in play)\n";
+    return 2;
+  }
   const std::optional<int> to_move = parse_side(options.to_move);
   if (!to_move) {
     err << "solve: --to-move must be top or bottom, not '" << options.to_move << "'\n";

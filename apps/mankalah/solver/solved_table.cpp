@@ -14,7 +14,10 @@ namespace {
 // data's fields.
 constexpr int kLowerShift = 32, kUpperShift = 40, kMoveShift = 48, kWorkShift = 56;
 constexpr std::uint64_t kUsed = std::uint64_t{1} << 63;
-constexpr int kBias = 128;  // bounds lie in -72..72 (six pits of 12 stones), stored + 128
+// Bounds lie in -kMaxStones..kMaxStones (the Solver refuses boards with more stones in play),
+// stored + 128: one byte each.
+constexpr int kBias = 128;
+static_assert(SolvedTable::kMaxStones + kBias <= 0xFF && kBias - SolvedTable::kMaxStones >= 0);
 
 std::uint64_t field(std::uint64_t data, int shift) { return (data >> shift) & 0xFF; }
 

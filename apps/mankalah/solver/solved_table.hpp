@@ -35,6 +35,10 @@ struct Bounds {
 
 class SolvedTable {
  public:
+  // Each bound is one byte, so values, which lie in -n..n over n stones in play, fit up to here;
+  // the Solver refuses boards with more stones in play.
+  static constexpr int kMaxStones = 127;
+
   explicit SolvedTable(std::size_t megabytes);
   ~SolvedTable();
   SolvedTable(const SolvedTable&) = delete;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "apps/mankalah/endgame/database.hpp"
@@ -22,6 +24,17 @@ int opponent(int side) { return 1 - side; }
 // Stones in `side`'s store minus the other side's.
 int store_difference(const KalahBoard& board, int side) {
   return board.cells[kalah_store(side)] - board.cells[kalah_store(opponent(side))];
+}
+
+// The table keeps each bound in a byte: a board with more stones in play would have its bounds
+// wrapped around (wrong values, not an error), so it is refused.
+void check_stones(const KalahBoard& board) {
+  const int stones = kalah_endgame_stones(&board);
+  if (stones > SolvedTable::kMaxStones) {
+    throw std::invalid_argument("solver: the board has " + std::to_string(stones) +
+                                " stones in play; the solver takes at most " +
+                                std::to_string(SolvedTable::kMaxStones));
+  }
 }
 
 // The value of a board whose game is over as far as the rows go (one row empty): each row goes
@@ -365,6 +378,7 @@ std::vector<int> Solver::principal_variation(const KalahBoard& root, int value,
 }
 
 SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
+  check_stones(board);
   const auto start = Clock::now();
   SolveResult result;
   int value = 0;
@@ -395,12 +409,14 @@ SolveResult Solver::solve(const KalahBoard& board, const SolveLimits& limits) {
 }
 
 void Solver::remember(const KalahBoard& board, int value, int move_cell) {
+  check_stones(board);
   const int pit = move_cell < 0 ? -1 : move_cell - kalah_first_pit(board.to_move);
   table_.store(pits_key(board), value, value, pit, 127);
 }
 
 std::vector<std::pair<int, int>> Solver::move_values(const KalahBoard& board,
                                                      const SolveLimits& limits) {
+  check_stones(board);
   std::vector<std::pair<int, int>> values;
   SolveResult unused;
   const Budget budget = budget_of(limits);

@@ -66,7 +66,9 @@ class Solver {
   Solver(const endgame::EndgameDatabase* database, std::size_t table_megabytes, int threads);
 
   // Solves `board` (either side to move). The table is kept, so solving the positions of one
-  // game one after the other reuses what the earlier solves proved.
+  // game one after the other reuses what the earlier solves proved. This, move_values and
+  // remember throw std::invalid_argument for a board with more than SolvedTable::kMaxStones
+  // stones in play.
   SolveResult solve(const KalahBoard& board, const SolveLimits& limits = {});
   // Every legal move's exact value (the mover's whole-game margin after it), in cell order, or
   // an empty vector when stopped first.
