@@ -1,8 +1,14 @@
 // The terminal game and the commands, driven through streams as cl-mankalah drives them.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
+#include <memory>
+#include <random>
 #include <sstream>
+#include <thread>
 
+#include "apps/mankalah/command_support.hpp"
 #include "apps/mankalah/commands.hpp"
 #include "apps/mankalah/cpu_search.hpp"
 #include "test_support.hpp"
@@ -132,6 +138,42 @@ TEST(MankalahCli, MatchGamesDoNotDependOnJobs) {
   std::ostringstream out0, err0;
   EXPECT_EQ(run_match(options, out0, err0), 2);
   EXPECT_NE(err0.str().find("--jobs"), std::string::npos) << err0.str();
+}
+
+// Openings longer than any game: the random plies stop before a move that would end the game.
+TEST(MankalahCli, RandomOpeningsLeaveTheGameOpen) {
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    std::mt19937 rng(seed);
+    const KalahBoard opening = play_random_plies(kalah_start(KALAH_BOTTOM), 1000, rng);
+    EXPECT_FALSE(kalah_is_over(&opening)) << "seed " << seed;
+  }
+}
+
+TEST(MankalahCli, MatchWithOpeningsLongerThanAnyGameFinishes) {
+  // The openings used to be redrawn until one left the game open, for ever when none could. The
+  // match runs on a thread of its own, so that such a hang fails here instead of stalling the
+  // suite (the thread is left behind, holding all it uses).
+  struct Run {
+    MatchOptions options;
+    std::ostringstream out, err;
+    std::promise<int> status;
+  };
+  auto run = std::make_shared<Run>();
+  run->options.a.engine = run->options.b.engine = "bonzo";
+  run->options.games = 2;
+  run->options.opening_plies = 1000;
+  std::future<int> status = run->status.get_future();
+  std::thread([run] {
+    try {
+      run->status.set_value(run_match(run->options, run->out, run->err));
+    } catch (...) {
+      run->status.set_exception(std::current_exception());
+    }
+  }).detach();
+  ASSERT_EQ(status.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "match --opening-plies 1000 did not finish";
+  EXPECT_EQ(status.get(), 0) << run->err.str();
+  EXPECT_EQ(count_of(run->err.str(), "game "), 2) << run->err.str();
 }
 
 }  // namespace

@@ -12,7 +12,8 @@ namespace mankalah {
 // (throws std::invalid_argument as parse_board does).
 KalahBoard start_or_parse(const std::string& board, int to_move);
 
-// `board` after up to `plies` random legal moves drawn from `rng` (fewer if the game ends).
+// `board` after up to `plies` random legal moves drawn from `rng`, never one that ends the game:
+// fewer where every move would (a game cannot go on for ever, so any `plies` returns).
 KalahBoard play_random_plies(KalahBoard board, int plies, std::mt19937& rng);
 
 }  // namespace mankalah

@@ -32,7 +32,16 @@ KalahBoard start_or_parse(const std::string& board, int to_move) {
 
 KalahBoard play_random_plies(KalahBoard board, int plies, std::mt19937& rng) {
   for (int ply = 0; ply < plies && !kalah_is_over(&board); ++ply) {
-    const std::vector<int> moves = legal_moves(board);
+    // Only moves that leave the game open: redrawing whole openings until one did never ended
+    // when every game ends within `plies`. Where no move ends the game this draws what it drew
+    // before, so short openings stay the same.
+    std::vector<int> moves;
+    for (const int move : legal_moves(board)) {
+      KalahBoard child = board;
+      kalah_play(&child, move);
+      if (!kalah_is_over(&child)) moves.push_back(move);
+    }
+    if (moves.empty()) break;  // every move ends the game: the opening stops here
     kalah_play(&board, moves[rng() % moves.size()]);
   }
   return board;
