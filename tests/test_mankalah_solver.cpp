@@ -9,8 +9,13 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <future>
+#include <limits>
+#include <memory>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "apps/mankalah/commands.hpp"
 #include "apps/mankalah/cpu_search.hpp"
@@ -416,6 +421,81 @@ TEST_F(MankalahSolver, MatchChecksThePerfectEnginesProvedMargins) {
   ASSERT_EQ(mankalah::run_match(options, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("perfect proved its margin in 2 of 2 games"), std::string::npos)
       << out.str();
+}
+
+// What `body` returns, "exception: " and its message if it throws, or "hung" when it has not
+// returned within 30 s: it runs on a thread of its own, left behind (owning what it uses) if it
+// hangs, so that a hang fails the test instead of stalling the suite.
+std::string bounded(std::function<std::string()> body) {
+  auto result = std::make_shared<std::promise<std::string>>();
+  std::future<std::string> future = result->get_future();
+  std::thread([result, body = std::move(body)] {
+    try {
+      result->set_value(body());
+    } catch (const std::exception& error) {
+      result->set_value(std::string("exception: ") + error.what());
+    }
+  }).detach();
+  if (future.wait_for(std::chrono::seconds(30)) != std::future_status::ready) return "hung";
+  return future.get();
+}
+
+// Table sizes past the maximum are refused by name before they are shifted into bytes:
+// 99999999999999 MB overflowed the shift and the sizing loop never ended, 4398046511104 MB was a
+// bare std::bad_alloc.
+TEST_F(MankalahSolver, HugeTableSizesAreRefusedByName) {
+  const std::string db_dir = dir_->path().string();
+  for (const std::size_t megabytes :
+       {sv::SolvedTable::kMaxMegabytes + 1, std::size_t{4398046511104}, std::size_t{99999999999999},
+        std::numeric_limits<std::size_t>::max()}) {
+    const std::string value = std::to_string(megabytes);
+    const std::string table = bounded([megabytes] {
+      try {
+        sv::SolvedTable refused(megabytes);
+        return std::string("made");
+      } catch (const std::invalid_argument& error) {
+        return std::string("invalid_argument: ") + error.what();
+      }
+    });
+    EXPECT_EQ(table.rfind("invalid_argument: ", 0), 0u) << value << ": " << table;
+    EXPECT_NE(table.find(value + " MB"), std::string::npos) << table;
+    const std::string alphabeta = bounded([megabytes] {
+      try {
+        mankalah::AlphaBeta refused(megabytes);
+        return std::string("made");
+      } catch (const std::invalid_argument& error) {
+        return std::string("invalid_argument: ") + error.what();
+      }
+    });
+    EXPECT_EQ(alphabeta.rfind("invalid_argument: ", 0), 0u) << value << ": " << alphabeta;
+    EXPECT_NE(alphabeta.find(value + " MB"), std::string::npos) << alphabeta;
+
+    // solve --table-mb and the perfect engine's --solver-mb (play, analyze, match).
+    const std::string solve = bounded([megabytes, db_dir] {
+      sv::SolveCommandOptions options;
+      options.db_dir = db_dir;
+      options.table_megabytes = megabytes;
+      std::ostringstream out, err;
+      const int status = sv::run_solve(options, out, err);
+      return std::to_string(status) + " " + err.str();
+    });
+    EXPECT_EQ(solve.rfind("2 ", 0), 0u) << solve;
+    EXPECT_NE(solve.find("--table-mb must be 1..1048576, not " + value), std::string::npos)
+        << solve;
+    const std::string analyze = bounded([megabytes, db_dir] {
+      mankalah::AnalyzeOptions options;
+      options.ai.engine = "perfect";
+      options.ai.depth = 1;
+      options.ai.db_dir = db_dir;
+      options.ai.solver_megabytes = megabytes;
+      std::ostringstream out, err;
+      const int status = mankalah::run_analyze(options, out, err);
+      return std::to_string(status) + " " + err.str();
+    });
+    EXPECT_EQ(analyze.rfind("2 ", 0), 0u) << analyze;
+    EXPECT_NE(analyze.find("--solver-mb must be 1..1048576, not " + value), std::string::npos)
+        << analyze;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "apps/mankalah/minimax_core.hpp"
 #include "framework/stopwatch.hpp"
@@ -204,6 +206,12 @@ std::uint64_t position_hash(const PositionKey& key) {
 }  // namespace
 
 AlphaBeta::AlphaBeta(std::size_t tt_megabytes) {
+  // Checked before the shift: past 2^44 MB it overflows and the loop below may never end.
+  if (tt_megabytes > kMaxMegabytes) {
+    throw std::invalid_argument("alphabeta's transposition table: " + std::to_string(tt_megabytes) +
+                                " MB is more than the most it takes, " +
+                                std::to_string(kMaxMegabytes) + " MB (1 TiB)");
+  }
   std::size_t entries = 1;
   while (entries * 2 * sizeof(Entry) <= std::max<std::size_t>(tt_megabytes, 1) << 20) {
     entries *= 2;

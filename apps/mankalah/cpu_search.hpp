@@ -45,6 +45,10 @@ class AlphaBeta {
   // exact value is known without searching it: the perfect engine's endgame databases.
   using ExactEvaluator = std::function<bool(const KalahBoard&, int* value)>;
 
+  // The largest transposition table, 1 TiB: far from overflowing its size in bytes.
+  static constexpr std::size_t kMaxMegabytes = std::size_t{1} << 20;
+
+  // Throws std::invalid_argument naming the size when `tt_megabytes` is over kMaxMegabytes.
   explicit AlphaBeta(std::size_t tt_megabytes);
   void set_exact_evaluator(ExactEvaluator exact) { exact_ = std::move(exact); }
   void clear();

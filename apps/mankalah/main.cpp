@@ -10,6 +10,7 @@
 #include "apps/mankalah/endgame/db_command.hpp"
 #include "apps/mankalah/engine.hpp"
 #include "apps/mankalah/solver/solve_command.hpp"
+#include "apps/mankalah/solver/solved_table.hpp"
 #include "framework/clf.hpp"
 #include "framework/cli.hpp"
 #include "framework/process_group.hpp"
@@ -29,6 +30,11 @@ struct LazyRuntime {
   }
 };
 
+// --solver-mb: past the table's maximum the size in bytes would overflow.
+CLI::Range solver_megabytes_range() {
+  return CLI::Range(std::size_t{1}, mankalah::solver::SolvedTable::kMaxMegabytes);
+}
+
 void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
   std::string names;
   for (const std::string& n : mankalah::engine_names()) names += (names.empty() ? "" : "|") + n;
@@ -47,7 +53,8 @@ void add_engine_options(CLI::App& command, mankalah::EngineChoice& choice) {
   command.add_option("--db-dir", choice.db_dir,
                      "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   command.add_option("--solver-mb", choice.solver_megabytes, "perfect: the solver's table")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(solver_megabytes_range());
 }
 
 std::unique_ptr<clf::Runtime> runtime_of_type(clf::DeviceType type,
@@ -102,7 +109,8 @@ CLI::App* add_match_command(CLI::App& app, mankalah::MatchOptions& match, int& m
   match_command
       ->add_option("--solver-mb", match.a.solver_megabytes,
                    "perfect: the solver's table, per engine")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(solver_megabytes_range());
   match_command->add_option(
       "--db-dir", match.db_dir,
       "perfect: endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");

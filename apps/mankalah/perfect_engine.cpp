@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "apps/mankalah/game.hpp"
@@ -16,6 +18,17 @@ namespace {
 std::filesystem::path database_dir_of(const EngineOptions& options) {
   return options.database_dir.empty() ? endgame::default_database_dir()
                                       : std::filesystem::path(options.database_dir);
+}
+
+// --solver-mb (play, analyze, match) sets it: the error names the option.
+std::size_t solver_megabytes_of(const EngineOptions& options) {
+  if (options.solver_megabytes < 1 ||
+      options.solver_megabytes > solver::SolvedTable::kMaxMegabytes) {
+    throw std::invalid_argument("--solver-mb must be 1.." +
+                                std::to_string(solver::SolvedTable::kMaxMegabytes) + ", not " +
+                                std::to_string(options.solver_megabytes));
+  }
+  return options.solver_megabytes;
 }
 
 int solver_threads_of(const EngineOptions& options) {
@@ -41,7 +54,7 @@ int stores_difference(const KalahBoard& board) {
 
 PerfectEngine::PerfectEngine(const EngineOptions& options)
     : database_(endgame::EndgameDatabase::open(database_dir_of(options))),
-      solver_(&database_, options.solver_megabytes, solver_threads_of(options)),
+      solver_(&database_, solver_megabytes_of(options), solver_threads_of(options)),
       fallback_(options.tt_megabytes),
       solved_path_(solver::SolvedPositions::path_in(database_dir_of(options))) {
   try {

@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <thread>
 
 #include "apps/mankalah/command_support.hpp"
@@ -113,7 +115,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
                     "endgame database folder (default: $XDG_CACHE_HOME/cl-mankalah)");
   solve->add_option("--threads", options.threads, "search threads (0: one per core)");
   solve->add_option("--table-mb", options.table_megabytes, "transposition table size")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, SolvedTable::kMaxMegabytes));
   solve->add_option("--time-ms", options.time_ms, "give up after this long (0: never)");
   solve->add_flag("--check", options.check,
                   "re-verify: solve every child along the principal variation again");
@@ -125,6 +128,11 @@ int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostrea
     err << "solve: --stones-per-pit must be 1.." << kMaxStonesPerPit << ", not "
         << options.stones_per_pit << " (the solver takes at most " << SolvedTable::kMaxStones
         << " stones in play)\n";
+    return 2;
+  }
+  if (options.table_megabytes < 1 || options.table_megabytes > SolvedTable::kMaxMegabytes) {
+    err << "solve: --table-mb must be 1.." << SolvedTable::kMaxMegabytes << ", not "
+        << options.table_megabytes << "\n";
     return 2;
   }
   const std::optional<int> to_move = parse_side(options.to_move);
@@ -156,8 +164,14 @@ int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostrea
   const int threads = options.threads > 0
                           ? options.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  Solver solver(&database, options.table_megabytes, threads);
-  solver.set_progress([&err](const SolveProgress& progress) {
+  std::unique_ptr<Solver> solver;
+  try {
+    solver = std::make_unique<Solver>(&database, options.table_megabytes, threads);
+  } catch (const std::runtime_error& error) {  // more memory than the machine gives
+    err << "solve: --table-mb " << options.table_megabytes << ": " << error.what() << "\n";
+    return 1;
+  }
+  solver->set_progress([&err](const SolveProgress& progress) {
     char line[160];
     std::snprintf(line, sizeof line,
                   "solve: value in [%d, %d] after %.1f s, %.3g M nodes (%.3g M/s)\n",
@@ -168,7 +182,7 @@ int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostrea
   });
   SolveLimits limits;
   limits.time_ms = options.time_ms;
-  const SolveResult result = solver.solve(board, limits);
+  const SolveResult result = solver->solve(board, limits);
   print_result(board, result, database.max_stones(), threads, out);
   if (!result.solved) return 1;
   if (options.check) {

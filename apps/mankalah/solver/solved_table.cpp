@@ -3,7 +3,11 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "shared/mankalah/kalah_endgame.h"
 
@@ -50,6 +54,12 @@ PitsKey pits_key(const KalahBoard& board) {
 }
 
 SolvedTable::SolvedTable(std::size_t megabytes) {
+  // Checked before the shift: past 2^44 MB it overflows and the loop below may never end.
+  if (megabytes > kMaxMegabytes) {
+    throw std::invalid_argument("the solver's table: " + std::to_string(megabytes) +
+                                " MB is more than the most it takes, " +
+                                std::to_string(kMaxMegabytes) + " MB (1 TiB)");
+  }
   slot_count_ = kBucket;
   while (slot_count_ * 2 * sizeof(Slot) <= std::max<std::size_t>(megabytes, 1) << 20) {
     slot_count_ *= 2;
@@ -59,7 +69,10 @@ SolvedTable::SolvedTable(std::size_t megabytes) {
   // are zero (empty slots) until first written, so a large table costs nothing up front.
   void* memory =
       ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) throw std::bad_alloc();
+  if (memory == MAP_FAILED) {
+    throw std::runtime_error("the solver's table: cannot map " + std::to_string(megabytes) +
+                             " MB: " + std::strerror(errno));
+  }
   ::madvise(memory, bytes(), MADV_HUGEPAGE);
   slots_ = new (memory) Slot[slot_count_];
 }

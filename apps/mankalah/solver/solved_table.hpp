@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "shared/mankalah/kalah.h"
@@ -38,7 +39,11 @@ class SolvedTable {
   // Each bound is one byte, so values, which lie in -n..n over n stones in play, fit up to here;
   // the Solver refuses boards with more stones in play.
   static constexpr int kMaxStones = 127;
+  // The largest table, 1 TiB: sane for any machine, and far from overflowing the size in bytes.
+  static constexpr std::size_t kMaxMegabytes = std::size_t{1} << 20;
 
+  // Throws std::invalid_argument naming the size when `megabytes` is over kMaxMegabytes, and
+  // std::runtime_error when the memory cannot be mapped.
   explicit SolvedTable(std::size_t megabytes);
   ~SolvedTable();
   SolvedTable(const SolvedTable&) = delete;
