@@ -192,6 +192,43 @@ TEST_F(MankalahEndgameFiles, DbBuildResumesAndRebuildsDamagedLevels) {
   EXPECT_NE(err.find("disagrees with its children"), std::string::npos) << err;
 }
 
+// A missing or damaged level does not end the check: verify names it, says the levels above it
+// cannot be used, still checks their files (their values cannot be recomputed without it) and
+// fails.
+TEST_F(MankalahEndgameFiles, DbVerifyGoesOnPastAMissingOrDamagedLevel) {
+  const std::vector<std::vector<cl_char>> levels = write_levels(8);
+  const std::filesystem::path missing = eg::level_path(dir_, 5);
+  const std::filesystem::path damaged = eg::level_path(dir_, 8);
+  std::filesystem::remove(missing);
+  std::filesystem::resize_file(damaged, std::filesystem::file_size(damaged) - 1);
+  std::string out, err;
+  EXPECT_EQ(run("verify", &out, &err), 1);
+  EXPECT_NE(out.find("level 4: checksum ok, 1365 positions recomputed, 0 wrong"), std::string::npos)
+      << out;
+  EXPECT_NE(err.find(missing.string() + ": missing: levels 6..8 above it cannot be used"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(out.find("level 6: checksum ok, not recomputed (level 5 is missing)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("level 7: checksum ok, not recomputed (level 5 is missing)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(err.find(damaged.string() + ": truncated"), std::string::npos) << err;
+
+  // Level 5 back and level 3 damaged: the check goes on above level 3 too.
+  eg::write_level(dir_, 5, levels[5]);
+  const std::filesystem::path damaged3 = eg::level_path(dir_, 3);
+  std::filesystem::resize_file(damaged3, std::filesystem::file_size(damaged3) - 1);
+  EXPECT_EQ(run("verify", &out, &err), 1);
+  EXPECT_NE(err.find(damaged3.string() + ": truncated"), std::string::npos) << err;
+  EXPECT_NE(err.find("levels 4..8 above it cannot be used"), std::string::npos) << err;
+  EXPECT_NE(out.find("level 5: checksum ok, not recomputed (level 3 is damaged)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(err.find(damaged.string() + ": truncated"), std::string::npos) << err;
+}
+
 TEST_F(MankalahEndgameFiles, DbInfoAndVerifyOnAnEmptyFolder) {
   std::string out, err;
   EXPECT_EQ(run("info", &out, &err), 0);

@@ -121,14 +121,47 @@ int run_info(const std::filesystem::path& dir, std::ostream& out, std::ostream& 
 
 int run_verify(const DbOptions& options, const std::filesystem::path& dir, std::ostream& out,
                std::ostream& err) {
+  // Every level up to the highest file is checked: a gap below it is a fault, not the end.
+  int top = -1;
+  for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
+    if (std::filesystem::exists(level_path(dir, n))) top = n;
+  }
+  if (top < 0) {
+    err << "cl-mankalah: no endgame database levels in " << dir.string() << "\n";
+    return 1;
+  }
   int bad = 0;
   std::vector<LevelFile> files;  // levels 0..n-1, all good so far
-  for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
-    if (!std::filesystem::exists(level_path(dir, n))) break;
-    std::optional<LevelFile> file = open_valid_level(dir, n, err);
+  // The first level missing or damaged: the levels above it read it, so the database stops
+  // there and their values cannot be recomputed; their files are still checked.
+  int broken = -1;
+  std::string broken_how;
+  for (int n = 0; n <= top; ++n) {
+    const std::filesystem::path path = level_path(dir, n);
+    const bool exists = std::filesystem::exists(path);
+    std::optional<LevelFile> file = open_valid_level(dir, n, err);  // says what is damaged
     if (!file) {
       ++bad;
-      break;  // the levels above read this one: they cannot be checked against it
+      if (broken >= 0) {
+        if (!exists) err << "cl-mankalah: " << path.string() << ": missing\n";
+        continue;
+      }
+      broken = n;
+      broken_how = exists ? "damaged" : "missing";
+      err << "cl-mankalah: " << path.string() << ": " << broken_how;
+      if (n < top) {
+        err << ": levels " << n + 1 << ".." << top
+            << " above it cannot be used until it is built again (cl-mankalah db build "
+               "--max-stones "
+            << top << ")";
+      }
+      err << "\n";
+      continue;
+    }
+    if (broken >= 0) {
+      out << "level " << n << ": checksum ok, not recomputed (level " << broken << " is "
+          << broken_how << ")\n";
+      continue;
     }
     files.push_back(std::move(*file));
     std::vector<const cl_char*> levels;
@@ -150,10 +183,6 @@ int run_verify(const DbOptions& options, const std::filesystem::path& dir, std::
     out << "level " << n << ": checksum ok, " << samples << " positions recomputed, " << wrong
         << " wrong\n";
     if (wrong > 0) ++bad;
-  }
-  if (files.empty() && bad == 0) {
-    err << "cl-mankalah: no endgame database levels in " << dir.string() << "\n";
-    return 1;
   }
   return bad == 0 ? 0 : 1;
 }
