@@ -407,22 +407,6 @@ TEST_F(MankalahSolver, SolveCommandPrintsTheValueAndChecksIt) {
   EXPECT_NE(damaged_err.str().find("truncated"), std::string::npos) << damaged_err.str();
 }
 
-// match: the perfect engine's proved margins are checked in every game.
-TEST_F(MankalahSolver, MatchChecksThePerfectEnginesProvedMargins) {
-  mankalah::MatchOptions options;
-  options.a.engine = "perfect";
-  options.b.engine = "alphabeta";
-  options.a.time_ms = 500;
-  options.b.depth = 3;
-  options.a.db_dir = options.b.db_dir = dir_->path().string();
-  options.games = 2;
-  options.opening_plies = 30;  // fewer stones left: the solver proves the first position
-  std::ostringstream out, err;
-  ASSERT_EQ(mankalah::run_match(options, out, err), 0) << err.str();
-  EXPECT_NE(out.str().find("perfect proved its margin in 2 of 2 games"), std::string::npos)
-      << out.str();
-}
-
 // What `body` returns, "exception: " and its message if it throws, or "hung" when it has not
 // returned within 30 s: it runs on a thread of its own, left behind (owning what it uses) if it
 // hangs, so that a hang fails the test instead of stalling the suite.
@@ -438,6 +422,42 @@ std::string bounded(std::function<std::string()> body) {
   }).detach();
   if (future.wait_for(std::chrono::seconds(30)) != std::future_status::ready) return "hung";
   return future.get();
+}
+
+// A depth and no time: the perfect engine searches that depth (exact inside the databases) and
+// leaves the proof alone, which from the start takes minutes (it was given no time limit at all:
+// `analyze --engine perfect --depth 2` ran for ever).
+TEST_F(MankalahSolver, PerfectEngineWithADepthAloneSearchesThatDepth) {
+  const std::string db_dir = dir_->path().string();
+  const std::string said = bounded([db_dir] {
+    mankalah::EngineOptions options;
+    options.database_dir = db_dir;
+    options.solver_megabytes = 16;
+    options.tt_megabytes = 4;
+    mankalah::PerfectEngine perfect(options);
+    mankalah::SearchLimits limits;
+    limits.depth = 2;
+    const mankalah::SearchResult result = perfect.search(kalah_start(KALAH_BOTTOM), limits);
+    return std::string(result.exact ? "exact" : "searched") + " depth " +
+           std::to_string(result.depth) + " move " + std::to_string(result.move);
+  });
+  EXPECT_EQ(said.rfind("searched depth 2 move ", 0), 0u) << said;
+}
+
+// match: the perfect engine's proved margins are checked in every game.
+TEST_F(MankalahSolver, MatchChecksThePerfectEnginesProvedMargins) {
+  mankalah::MatchOptions options;
+  options.a.engine = "perfect";
+  options.b.engine = "alphabeta";
+  options.a.time_ms = 500;
+  options.b.depth = 3;
+  options.a.db_dir = options.b.db_dir = dir_->path().string();
+  options.games = 2;
+  options.opening_plies = 30;  // fewer stones left: the solver proves the first position
+  std::ostringstream out, err;
+  ASSERT_EQ(mankalah::run_match(options, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("perfect proved its margin in 2 of 2 games"), std::string::npos)
+      << out.str();
 }
 
 // Table sizes past the maximum are refused by name before they are shifted into bytes:

@@ -137,11 +137,15 @@ SearchResult PerfectEngine::search(const KalahBoard& board, const SearchLimits& 
     result.ms = elapsed_ms();
     return result;
   }
-  // Most of the budget to the proof; the rest, if it fails, to the database-backed search.
-  solver::SolveLimits solve_limits;
-  solve_limits.stop = limits.stop;
-  solve_limits.time_ms = limits.time_ms > 0 ? std::max(1, limits.time_ms * 3 / 5) : 0;
-  const solver::SolveResult solved = solver_.solve(board, solve_limits);
+  // Most of the budget to the proof; the rest, if it fails, to the database-backed search. A
+  // depth alone gives the proof no budget (it may take minutes): the depth is the search's.
+  solver::SolveResult solved;
+  if (limits.time_ms > 0) {
+    solver::SolveLimits solve_limits;
+    solve_limits.stop = limits.stop;
+    solve_limits.time_ms = std::max(1, limits.time_ms * 3 / 5);
+    solved = solver_.solve(board, solve_limits);
+  }
   if (solved.solved && solved.move >= 0) {
     remember_line(board, solved.value, solved.pv);
     // The line may have run out of time after its proof; the proved move is still known.
