@@ -21,6 +21,7 @@
 #include "apps/mankalah/cpu_search.hpp"
 #include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
+#include "apps/mankalah/gui_engine_host.hpp"
 #include "apps/mankalah/perfect_engine.hpp"
 #include "apps/mankalah/solver/solve_command.hpp"
 #include "apps/mankalah/solver/solved_positions.hpp"
@@ -442,6 +443,31 @@ TEST_F(MankalahSolver, PerfectEngineWithADepthAloneSearchesThatDepth) {
            std::to_string(result.depth) + " move " + std::to_string(result.move);
   });
   EXPECT_EQ(said.rfind("searched depth 2 move ", 0), 0u) << said;
+}
+
+// The window's worker remakes its engines once databases were built since they were made (the
+// request counts the builds): the perfect engine opens the folder when it is made, so one made
+// before a build kept playing without the databases.
+TEST(MankalahEngineHost, EnginesMadeBeforeADatabaseBuildAreRemade) {
+  ScratchDir dir("mankalah_engine_host");
+  std::filesystem::create_directories(dir.path());
+  mankalah::EngineHost host(clf::DeviceRequest{}, dir.path().string());
+  mankalah::SearchRequest request;
+  request.board = kalah_start(KALAH_BOTTOM);
+  request.engine = "perfect";
+  request.time_ms = 50;
+  const auto note = [&] {
+    const mankalah::SearchReply reply = host.search(request, nullptr);
+    EXPECT_EQ(reply.error, "");
+    return reply.result.note;
+  };
+  EXPECT_NE(note().find("database: none"), std::string::npos);
+  mankalah_test::write_cpu_levels(dir.path(), kDatabaseLevels);
+  EXPECT_NE(note().find("database: none"), std::string::npos);  // the same engine
+  ++request.databases_built;
+  const std::string after = note();
+  EXPECT_NE(after.find("database: up to " + std::to_string(kDatabaseLevels)), std::string::npos)
+      << after;
 }
 
 // match: the perfect engine's proved margins are checked in every game.

@@ -32,6 +32,7 @@ void Gui::start_search(SearchKind kind) {
   request.device = device;
   request.stop = std::make_shared<std::atomic<bool>>(false);
   request.all_margins = kind == SearchKind::hint;
+  request.databases_built = databases_built;
   active_serial = request.serial;
   active_kind = kind;
   active_stop = request.stop;

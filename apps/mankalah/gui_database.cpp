@@ -157,6 +157,8 @@ void Gui::database_finished(bool finished, const std::string& error) {
   database_building = false;
   clf::gtk::log_event("database_build",
                       {{"state", finished ? "done" : "stopped"}, {"error", error}});
+  // Even a build stopped or failed may have written levels the perfect engine would read.
+  ++databases_built;
   if (!error.empty()) {
     turn_lines = {"Building the endgame databases failed: " + error};
   } else if (finished && engine == "alphabeta") {

@@ -24,6 +24,8 @@ struct SearchRequest {
   int time_ms = 1000;
   int device = -1;           // index into clf::enumerate_devices(), -1: the request's choice
   bool all_margins = false;  // a hint: every move's exact margin, where the engine can prove it
+  // Counts the databases built while the window is open: engines made before read none of them.
+  std::uint64_t databases_built = 0;
   std::shared_ptr<std::atomic<bool>> stop;
 };
 
@@ -51,6 +53,10 @@ class EngineHost {
         engines_.clear();  // they hold the old runtime
         runtime_.reset();
         device_ = r.device;
+      }
+      if (r.databases_built != databases_built_) {
+        engines_.clear();  // the perfect engine opened the databases there were
+        databases_built_ = r.databases_built;
       }
       std::unique_ptr<Engine>& engine = engines_[r.engine];
       if (!engine) {
@@ -96,6 +102,7 @@ class EngineHost {
   clf::DeviceRequest request_;
   std::string database_dir_;
   int device_ = -1;
+  std::uint64_t databases_built_ = 0;
   std::unique_ptr<clf::Runtime> runtime_;  // before engines_: they go first
   std::map<std::string, std::unique_ptr<Engine>> engines_;
 };

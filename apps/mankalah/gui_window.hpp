@@ -89,6 +89,7 @@ struct Gui {
   // open.
   std::shared_ptr<bool> window_open = std::make_shared<bool>(true);
   bool database_building = false;
+  std::uint64_t databases_built = 0;  // builds finished: the worker remakes its engines
   std::shared_ptr<std::atomic<bool>> database_stop;
   std::thread database_thread;
 
