@@ -495,26 +495,23 @@ TEST_F(MankalahSolver, HugeTableSizesAreRefusedByName) {
        {sv::SolvedTable::kMaxMegabytes + 1, std::size_t{4398046511104}, std::size_t{99999999999999},
         std::numeric_limits<std::size_t>::max()}) {
     const std::string value = std::to_string(megabytes);
-    const std::string table = bounded([megabytes] {
-      try {
-        sv::SolvedTable refused(megabytes);
-        return std::string("made");
-      } catch (const std::invalid_argument& error) {
-        return std::string("invalid_argument: ") + error.what();
-      }
-    });
-    EXPECT_EQ(table.rfind("invalid_argument: ", 0), 0u) << value << ": " << table;
-    EXPECT_NE(table.find(value + " MB"), std::string::npos) << table;
-    const std::string alphabeta = bounded([megabytes] {
-      try {
-        mankalah::AlphaBeta refused(megabytes);
-        return std::string("made");
-      } catch (const std::invalid_argument& error) {
-        return std::string("invalid_argument: ") + error.what();
-      }
-    });
-    EXPECT_EQ(alphabeta.rfind("invalid_argument: ", 0), 0u) << value << ": " << alphabeta;
-    EXPECT_NE(alphabeta.find(value + " MB"), std::string::npos) << alphabeta;
+    // Making a table of that many megabytes: "invalid_argument: " and the message, or "made".
+    const auto make = [megabytes](auto table) {
+      return bounded([megabytes, table] {
+        try {
+          table(megabytes);
+          return std::string("made");
+        } catch (const std::invalid_argument& error) {
+          return std::string("invalid_argument: ") + error.what();
+        }
+      });
+    };
+    for (const std::string& made :
+         {make([](std::size_t mb) { sv::SolvedTable refused(mb); }),
+          make([](std::size_t mb) { mankalah::AlphaBeta refused(mb); })}) {
+      EXPECT_EQ(made.rfind("invalid_argument: ", 0), 0u) << value << ": " << made;
+      EXPECT_NE(made.find(value + " MB"), std::string::npos) << made;
+    }
 
     // solve --table-mb and the perfect engine's --solver-mb (play, analyze, match).
     const std::string solve = bounded([megabytes, db_dir] {
