@@ -89,7 +89,8 @@ struct Gui {
   // open.
   std::shared_ptr<bool> window_open = std::make_shared<bool>(true);
   bool database_building = false;
-  std::uint64_t databases_built = 0;  // builds finished: the worker remakes its engines
+  std::uint64_t databases_built = 0;  // builds ended (done, stopped or failed): the worker
+                                      // remakes its engines
   std::shared_ptr<std::atomic<bool>> database_stop;
   std::thread database_thread;
 
