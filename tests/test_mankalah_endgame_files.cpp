@@ -215,6 +215,12 @@ TEST_F(MankalahEndgameFiles, DbVerifyGoesOnPastAMissingOrDamagedLevel) {
             std::string::npos)
       << out;
   EXPECT_NE(err.find(damaged.string() + ": truncated"), std::string::npos) << err;
+  // `db info` says the gap too (it listed the levels around it as if nothing were missing).
+  EXPECT_EQ(run("info", &out, &err), 1);
+  EXPECT_NE(err.find(missing.string() + ": missing: levels 6..8 above it cannot be used"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(out.find("level 6: "), std::string::npos) << out;
 
   // Level 5 back and level 3 damaged: the check goes on above level 3 too.
   eg::write_level(dir_, 5, levels[5]);

@@ -99,9 +99,20 @@ int run_build(const DbOptions& options, const std::filesystem::path& dir, std::o
 }
 
 int run_info(const std::filesystem::path& dir, std::ostream& out, std::ostream& err) {
-  int found = 0, bad = 0;
+  int top = -1;
   for (int n = 0; n <= KALAH_ENDGAME_MAX_LEVEL; ++n) {
-    if (!std::filesystem::exists(level_path(dir, n))) continue;
+    if (std::filesystem::exists(level_path(dir, n))) top = n;
+  }
+  int found = 0, bad = 0;
+  for (int n = 0; n <= top; ++n) {
+    const std::filesystem::path path = level_path(dir, n);
+    if (!std::filesystem::exists(path)) {
+      // The levels above read this one: a gap is a fault, as `db verify` says too.
+      err << "cl-mankalah: " << path.string() << ": missing: levels " << n + 1 << ".." << top
+          << " above it cannot be used\n";
+      ++bad;
+      continue;
+    }
     ++found;
     if (std::optional<LevelFile> file = open_valid_level(dir, n, err)) {
       char line[160];
