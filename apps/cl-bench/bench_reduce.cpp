@@ -31,7 +31,7 @@ T input_value(std::uint64_t seed, std::uint64_t index) {
   }
 }
 
-// Float sums get -1, 0 and 1, with about 2^22 non-zero in all (half of them below 2^23 values),
+// Float sums get -1, 0 and 1, at most about 2^22 non-zero (half the values below 2^23 of them),
 // so that any order of additions is exact and the sum is checked exactly (float_sum_is_exact):
 // a tolerance for real values would let a lost block of a large sum pass. The values change
 // nothing a sum's speed depends on.

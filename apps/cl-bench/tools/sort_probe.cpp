@@ -4,7 +4,7 @@
 //   sort-probe N RUNS 'label|VAR=VAL|...' ...
 // VARs are the lab's sort knobs (apps/cl-bench/tuning_knobs.hpp: CLF_SORT_WG, CLF_SORT_ITEMS,
 // CLF_SORT_ITEMS_FLOAT, CLF_SORT_ITEMS_KV, CLF_SORT_RAW_KEYS, CLF_SORT_UNSTABLE_FIRST,
-// CLF_SORT_ITEMS_FIRST, CLF_SORT_LARGE_KV, CLF_SORT_LOOKBACK, CLF_SORT_RANK,
+// CLF_SORT_ITEMS_FIRST, CLF_SORT_LARGE_KV, CLF_SORT_PAIRS, CLF_SORT_LOOKBACK, CLF_SORT_RANK,
 // CLF_SORT_OPTIONS, CLF_SORT_HIST_GROUPS_PER_CU), turned into the SortConfig of each Sorter,
 // plus KV=1 (uint32 values), FLOAT=1 / INT=1 (the keys' bits as float32 / int32),
 // VARIANT=name (a sort variant other than "default") and NOVERIFY=1. Results (keys; values:
