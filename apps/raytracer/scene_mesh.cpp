@@ -9,6 +9,36 @@
 
 namespace raytracer {
 
+namespace {
+
+// The linear part of `t` in double, with the first row's cofactors and the determinant; singular
+// where the determinant is not finite or vanishes against the entries' scale (a zero scale).
+struct LinearPart {
+  double a[3][3];
+  double cof0[3];
+  double det;
+  bool singular;
+};
+
+LinearPart linear_part(const Transform& t) {
+  LinearPart p{};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) p.a[r][c] = t.m[r][c];
+  const auto& a = p.a;
+  p.cof0[0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+  p.cof0[1] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+  p.cof0[2] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+  p.det = a[0][0] * p.cof0[0] + a[0][1] * p.cof0[1] + a[0][2] * p.cof0[2];
+  double scale = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(a[r][c]));
+  p.singular =
+      !std::isfinite(p.det) || std::fabs(p.det) <= 1e-12 * scale * scale * scale || scale == 0;
+  return p;
+}
+
+}  // namespace
+
 Transform Transform::translation(float x, float y, float z) {
   Transform t;
   t.m[0][3] = x;
@@ -55,25 +85,20 @@ cl_float4 Transform::apply_point(cl_float4 p) const {
                 m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]);
 }
 
+bool Transform::invertible() const { return !linear_part(*this).singular; }
+
 Transform Transform::inverse() const {
   // The linear part by cofactors (in double), then the translation taken back through it.
-  double a[3][3];
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) a[r][c] = m[r][c];
-  const double cof00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
-  const double cof01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
-  const double cof02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
-  const double det = a[0][0] * cof00 + a[0][1] * cof01 + a[0][2] * cof02;
-  double scale = 0;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) scale = std::max(scale, std::fabs(a[r][c]));
-  if (!std::isfinite(det) || std::fabs(det) <= 1e-12 * scale * scale * scale || scale == 0) {
-    throw clf::Error("the transform is singular (determinant " + std::to_string(det) + ")");
+  const LinearPart p = linear_part(*this);
+  if (p.singular) {
+    throw clf::Error("the transform is singular (determinant " + std::to_string(p.det) + ")");
   }
+  const auto& a = p.a;
+  const double det = p.det;
   double inv[3][3];
-  inv[0][0] = cof00 / det;
-  inv[1][0] = cof01 / det;
-  inv[2][0] = cof02 / det;
+  inv[0][0] = p.cof0[0] / det;
+  inv[1][0] = p.cof0[1] / det;
+  inv[2][0] = p.cof0[2] / det;
   inv[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det;
   inv[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det;
   inv[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det;

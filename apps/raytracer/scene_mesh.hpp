@@ -27,7 +27,9 @@ struct Transform {
   static Transform rotation(int axis, float radians);  // axis 0: x, 1: y, 2: z
   Transform operator*(const Transform& b) const;       // b first, then this
   cl_float4 apply_point(cl_float4 p) const;
-  // The inverse transform; throws clf::Error when the matrix is singular.
+  // Whether the linear part can be inverted (a zero scale flattens space: it cannot).
+  bool invertible() const;
+  // The inverse transform; throws clf::Error when the matrix is singular (not invertible()).
   Transform inverse() const;
 };
 

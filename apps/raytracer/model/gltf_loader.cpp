@@ -14,6 +14,7 @@
 #include "apps/raytracer/model/image_decode.hpp"
 #include "apps/raytracer/model/loader_support.hpp"
 #include "apps/raytracer/model/model.hpp"
+#include "apps/raytracer/model/model_scene.hpp"
 #include "apps/raytracer/model/texture.hpp"
 #include "framework/error.hpp"
 
@@ -23,19 +24,6 @@ namespace {
 constexpr int kTriangles = TINYGLTF_MODE_TRIANGLES;
 constexpr int kTriangleStrip = TINYGLTF_MODE_TRIANGLE_STRIP;
 constexpr int kTriangleFan = TINYGLTF_MODE_TRIANGLE_FAN;
-
-// Whether `t` flattens space (a zero scale: exporters hide nodes that way), as the renderer's
-// inverse transform would find it (scene_mesh.cpp). The upper-left 3x3 block is the linear part
-// or its transpose: the same determinant.
-bool collapses(const Mat4& t) {
-  const auto& m = t.m;
-  const double det = double{m[0]} * (double{m[5]} * m[10] - double{m[6]} * m[9]) -
-                     double{m[1]} * (double{m[4]} * m[10] - double{m[6]} * m[8]) +
-                     double{m[2]} * (double{m[4]} * m[9] - double{m[5]} * m[8]);
-  double scale = 0;
-  for (const int i : {0, 1, 2, 4, 5, 6, 8, 9, 10}) scale = std::max(scale, std::fabs(double{m[i]}));
-  return scale == 0 || !std::isfinite(det) || std::fabs(det) <= 1e-12 * scale * scale * scale;
-}
 
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -337,7 +325,7 @@ class GltfReader {
                          " does not exist");
       }
       if (node.mesh >= 0 && mesh_of_gltf_mesh_[node.mesh] >= 0) {
-        if (collapses(world)) {
+        if (!to_transform(world).invertible()) {
           model_.warnings.push_back("node " + std::to_string(index) +
                                     (node.name.empty() ? "" : " ('" + node.name + "')") +
                                     " flattens its mesh (a zero scale): not drawn");

@@ -6,7 +6,6 @@
 #include "apps/raytracer/procedural_mesh.hpp"
 
 namespace raytracer::model {
-namespace {
 
 Transform to_transform(const Mat4& matrix) {
   Transform t;
@@ -14,6 +13,8 @@ Transform to_transform(const Mat4& matrix) {
     for (int col = 0; col < 4; ++col) t.m[row][col] = matrix.m[col * 4 + row];
   return t;
 }
+
+namespace {
 
 cl_float4 float4(Vec3 v) { return rt_vec(v.x, v.y, v.z); }
 

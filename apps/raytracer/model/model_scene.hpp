@@ -7,6 +7,9 @@
 
 namespace raytracer::model {
 
+// A model's column-major 4x4 transform as the renderer's affine Transform.
+Transform to_transform(const Mat4& matrix);
+
 // Appends the model's meshes, materials and textures to `scene` and returns the index its first
 // mesh got there (place it with add_model_instances, as often as wanted).
 std::uint32_t add_model_meshes(const Model& model, Scene& scene);
