@@ -280,30 +280,12 @@ class RadixSort : public SortAlgorithm {
     auto& digit_counts = temporary<cl_uint>("digit-counts", kPasses * kDigits);
     auto& digit_offsets = temporary<cl_uint>("digit-offsets", kPasses * kDigits);
     const auto count = static_cast<cl_uint>(n);
-    // A whole sort leaves one status array (the one after its last pass's: this sort's first),
-    // the histogram's done count and the digit counts zero for the next one; the init kernel
-    // zeroes them where they are new, or where that status array is not known to be zero over
-    // this sort's tiles (see zeroed_).
-    unsigned clean_status = zeroed_.status == status[1]->mem()() ? 1 : 0;
-    std::size_t status_zero_words = zeroed_.status_zero_words;
-    if (!zeroed_.holds_for(status[clean_status]->mem()(), status_words, counters.mem()(),
-                           digit_counts.mem()())) {
-      clean_status = 0;
-      status_zero_words = status[0]->size();
-      radix_kernel("radix_onesweep_init", with_values, kind)(
-          Range::linear(std::max<std::size_t>(status[0]->size(), kPasses * kDigits), 256),
-          *status[0], static_cast<cl_uint>(status[0]->size()), counters, digit_counts);
-    }
+    const std::pair<unsigned, std::size_t> zero =
+        zero_for_sort(status, status_words, counters, digit_counts, with_values, kind);
+    unsigned clean_status = zero.first;
+    std::size_t status_zero_words = zero.second;
     zeroed_ = {};  // until all the passes are enqueued
-    // Enough work-groups to fill the device (histogram_groups_per_cu per compute unit, each at
-    // most 8 keys per work-item per round); each strides over the keys.
-    const std::size_t groups = std::max<std::size_t>(
-        1,
-        std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
-                              config_.histogram_groups_per_cu * runtime().device().compute_units));
-    radix_kernel("radix_global_histogram", with_values, kind)(
-        Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys), key_kind,
-        count, passes(), top_shift(), digit_counts, counters, digit_offsets);
+    enqueue_histogram(keys, with_values, kind, n, counters, digit_counts, digit_offsets);
     const Range range = Range::linear(tiles * work_group_, work_group_);
     // The kernel exists where the pass kernel ranks by warp (ranking_ is settled now that the
     // pass kernel is built). Keys equal in every sorted bit are equal keys only when all 32 bits
@@ -358,6 +340,44 @@ class RadixSort : public SortAlgorithm {
     if (runtime().debug()) {
       check_left_zero(*status[clean_status], status_zero_words, counters, digit_counts);
     }
+  }
+
+  // A whole sort leaves one status array (the one after its last pass's: this sort's first),
+  // the histogram's done count and the digit counts zero for the next one; the init kernel
+  // zeroes them where they are new, or where that status array is not known to be zero over
+  // this sort's tiles (see zeroed_). Returns which status array the first pass looks back in and
+  // over how many words it is zero.
+  std::pair<unsigned, std::size_t> zero_for_sort(DeviceBuffer<cl_uint>* const (&status)[2],
+                                                 std::size_t status_words,
+                                                 DeviceBuffer<cl_uint>& counters,
+                                                 DeviceBuffer<cl_uint>& digit_counts,
+                                                 bool with_values, KeyKind kind) {
+    const unsigned clean_status = zeroed_.status == status[1]->mem()() ? 1 : 0;
+    if (zeroed_.holds_for(status[clean_status]->mem()(), status_words, counters.mem()(),
+                          digit_counts.mem()())) {
+      return {clean_status, zeroed_.status_zero_words};
+    }
+    radix_kernel("radix_onesweep_init", with_values, kind)(
+        Range::linear(std::max<std::size_t>(status[0]->size(), kPasses * kDigits), 256), *status[0],
+        static_cast<cl_uint>(status[0]->size()), counters, digit_counts);
+    return {0, status[0]->size()};
+  }
+
+  // The global histogram: every pass's digits counted in one read of the keys, then each
+  // digit's first output index (digit_offsets). Enough work-groups to fill the device
+  // (histogram_groups_per_cu per compute unit, each at most 8 keys per work-item per round);
+  // each strides over the keys.
+  void enqueue_histogram(BufferBase& keys, bool with_values, KeyKind kind, std::size_t n,
+                         DeviceBuffer<cl_uint>& counters, DeviceBuffer<cl_uint>& digit_counts,
+                         DeviceBuffer<cl_uint>& digit_offsets) {
+    const std::size_t groups = std::max<std::size_t>(
+        1,
+        std::min<std::size_t>(ceil_div(n, 8 * kGlobalWorkGroup),
+                              config_.histogram_groups_per_cu * runtime().device().compute_units));
+    radix_kernel("radix_global_histogram", with_values, kind)(
+        Range::linear(groups * kGlobalWorkGroup, kGlobalWorkGroup), read_only(keys),
+        static_cast<cl_uint>(kind), static_cast<cl_uint>(n), passes(), top_shift(), digit_counts,
+        counters, digit_offsets);
   }
 
   // Runs `pass(p, from, to, values_from, values_to)` for each pass of a key-value sort through
