@@ -1,6 +1,8 @@
 // Helpers shared by the Mankalah tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <initializer_list>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "apps/mankalah/endgame/cpu_builder.hpp"
+#include "apps/mankalah/endgame/database.hpp"
 #include "apps/mankalah/endgame/level_file.hpp"
 #include "framework/clf.hpp"
 #include "shared/mankalah/kalah.h"
@@ -107,6 +110,34 @@ class ScratchDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// The start position of Kalah(6, stones_per_pit), BOTTOM to move.
+inline KalahBoard start_with(int stones_per_pit) {
+  KalahBoard board = kalah_start(KALAH_BOTTOM);
+  for (int c = 0; c < KALAH_CELLS; ++c) {
+    if (c != KALAH_BOTTOM_STORE && c != KALAH_TOP_STORE) board.cells[c] = stones_per_pit;
+  }
+  return board;
+}
+
+// Levels 0..kDatabaseLevels of the endgame databases in a folder of their own, written once for
+// a test suite (a fixture's base).
+inline constexpr int kDatabaseLevels = 5;
+class DatabaseSuite : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("mankalah_databases");
+    write_cpu_levels(dir_->path(), kDatabaseLevels);
+    database_ = new mankalah::endgame::EndgameDatabase(
+        mankalah::endgame::EndgameDatabase::open(dir_->path()));
+  }
+  static void TearDownTestSuite() {
+    delete database_;
+    delete dir_;
+  }
+  static inline ScratchDir* dir_ = nullptr;
+  static inline mankalah::endgame::EndgameDatabase* database_ = nullptr;
 };
 
 }  // namespace mankalah_test
