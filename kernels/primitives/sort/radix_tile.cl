@@ -58,7 +58,7 @@ inline void load_tile(const __global uint* keys, uint key_kind, uint n, uint til
   RADIX_UNROLL
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint i = lid + j * RADIX_WG;
-    m.keys[SW(i)] = base + i < n ? to_ordered(KEY_IN(keys, base + i), key_kind) : 0xffffffffu;
+    m.keys[SW(i)] = base + i < n ? ORDERED_IN(KEY_IN(keys, base + i), key_kind) : 0xffffffffu;
 #if WITH_VALUES
     m.indices[SW(i)] = (ushort)i;
 #endif
@@ -163,7 +163,7 @@ inline void scatter_tile(__global uint* keys_out, uint key_kind,
     if (i < valid) {
       const uint ordered = m.keys[SW(i)];
       const uint to = m.run_base[DIGIT(ordered, shift)] + i;
-      KEY_OUT(keys_out, to) = from_ordered(ordered, key_kind);
+      KEY_OUT(keys_out, to) = BITS_OUT(ordered, key_kind);
 #if WITH_VALUES
       destination[j] = to;
       source[j] = m.indices[SW(i)];
