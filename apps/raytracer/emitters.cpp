@@ -57,6 +57,38 @@ void add_triangles(const Scene& scene, std::vector<Candidate>& out) {
   }
 }
 
+// Walker's alias table by Vose's construction, in double: slot i keeps emitter i with chance
+// keep, else takes its alias, so that a slot drawn uniformly gives every emitter its share of the
+// power. Each step fills a slot whose share is below the mean from one above it.
+void fill_alias_table(const std::vector<double>& powers, double total,
+                      std::vector<RtEmitter>& emitters) {
+  const std::size_t n = powers.size();
+  std::vector<double> scaled(n);
+  std::vector<cl_uint> below;
+  std::vector<cl_uint> above;
+  for (std::size_t i = 0; i < n; ++i) {
+    scaled[i] = powers[i] / total * static_cast<double>(n);
+    (scaled[i] < 1.0 ? below : above).push_back(static_cast<cl_uint>(i));
+  }
+  while (!below.empty() && !above.empty()) {
+    const cl_uint small = below.back();
+    below.pop_back();
+    const cl_uint large = above.back();
+    above.pop_back();
+    emitters[small].keep = static_cast<float>(scaled[small]);
+    emitters[small].alias = large;
+    scaled[large] = (scaled[large] + scaled[small]) - 1.0;
+    (scaled[large] < 1.0 ? below : above).push_back(large);
+  }
+  // What is left holds the mean share up to rounding: it keeps its own emitter.
+  for (const std::vector<cl_uint>* rest : {&below, &above}) {
+    for (const cl_uint i : *rest) {
+      emitters[i].keep = 1.0f;
+      emitters[i].alias = i;
+    }
+  }
+}
+
 }  // namespace
 
 EmitterList build_emitters(const Scene& scene) {
@@ -64,16 +96,14 @@ EmitterList build_emitters(const Scene& scene) {
   add_spheres(scene, candidates);
   add_triangles(scene, candidates);
   EmitterList list;
+  std::vector<double> powers;
   double total = 0;
-  for (const Candidate& c : candidates) total += c.power;
-  double running = 0;
-  for (Candidate& c : candidates) {
-    running += c.power;
-    c.emitter.cdf = static_cast<float>(running / total);
+  for (const Candidate& c : candidates) {
     list.emitters.push_back(c.emitter);
+    powers.push_back(c.power);
+    total += c.power;
   }
-  // Rounding must not leave a u in [0, 1) past the last emitter.
-  if (!list.emitters.empty()) list.emitters.back().cdf = 1.0f;
+  fill_alias_table(powers, total, list.emitters);
   list.total_power = static_cast<float>(total);
   return list;
 }

@@ -1,5 +1,5 @@
 // The path tracer's area lights (shared/raytracer/emitters.h): every emissive sphere and every
-// emissive triangle of every instance, in the world, with the power-proportional choice's cdf.
+// emissive triangle of every instance, in the world, in an alias table that draws them by power.
 #pragma once
 
 #include <vector>

@@ -72,13 +72,13 @@ CLF_FUNCTION cl_float4 rt_direct_light(RT_SCENE_PARAMETERS, const RtFrameParams*
   if (params->sky_sampled)
     sum = rt_add(sum, rt_sky_light(RT_SCENE_ARGUMENTS, params, s, origin, v, rng, counts));
   if (params->emitter_count == 0) return sum;
-  const cl_float u_pick = rt_random(rng);
+  const cl_uint pick_bits = rt_random_bits(rng);
   const cl_float u1 = rt_random(rng);
   const cl_float u2 = rt_random(rng);
   // Drawn for the offset origin, so the shadow ray meets the light's surface at the drawn point
   // (from the surface point it would run beside it and strike an oblique light short of it).
   const RtLightSample light = rt_sample_emitters(emitters, params->emitter_count,
-                                                 params->emitter_power, origin, u_pick, u1, u2);
+                                                 params->emitter_power, origin, pick_bits, u1, u2);
   if (!(light.pdf > 0.0f)) return sum;
   const cl_float4 to_light = rt_sub(light.point, origin);
   const cl_float distance = rt_sqrtf(rt_dot(to_light, to_light));

@@ -18,10 +18,15 @@ CLF_FUNCTION cl_uint rt_random_seed(cl_uint pixel, cl_uint frame, cl_uint sample
   return rt_hash(pixel ^ rt_hash(frame ^ rt_hash(sample + 0x9E3779B9u)));
 }
 
+// 32 uniform random bits; advances the stream.
+CLF_FUNCTION cl_uint rt_random_bits(cl_uint* state) {
+  *state = rt_hash(*state);
+  return *state;
+}
+
 // A uniform float in [0, 1); advances the stream.
 CLF_FUNCTION cl_float rt_random(cl_uint* state) {
-  *state = rt_hash(*state);
-  return (cl_float)(*state >> 8) * (1.0f / 16777216.0f);
+  return (cl_float)(rt_random_bits(state) >> 8) * (1.0f / 16777216.0f);
 }
 
 // An orthonormal basis (t, b, n) around the unit vector n (Duff et al. 2017).
