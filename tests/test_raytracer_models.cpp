@@ -324,6 +324,10 @@ TEST(RaytracerModels, BrokenAccessorsAreRefused) {
                 .find("triangle.gltf: mesh 'triangle', primitive 0, POSITION: accessor 0 reaches "
                       "past the end of its buffer"),
             std::string::npos);
+  EXPECT_NE(broken_gltf_error("short", R"("componentType": 5126)", R"("componentType": 5122)")
+                .find("triangle.gltf: mesh 'triangle', primitive 0, POSITION: accessor 0 has "
+                      "component type 5122, which glTF does not allow for vertex data"),
+            std::string::npos);
   EXPECT_NE(broken_gltf_error("node", R"("children": [1])", R"("children": [7])")
                 .find("node 7 does not exist"),
             std::string::npos);

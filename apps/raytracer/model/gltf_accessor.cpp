@@ -8,7 +8,8 @@
 namespace raytracer::model {
 
 AccessorView::AccessorView(const tinygltf::Model& gltf, int index, const std::string& what,
-                           int components) {
+                           int components)
+    : what_(what), index_(index) {
   if (index < 0 || index >= static_cast<int>(gltf.accessors.size())) {
     throw clf::Error(what + ": accessor " + std::to_string(index) + " does not exist");
   }
@@ -67,8 +68,7 @@ float AccessorView::real(std::size_t i, int c) const {
     case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
       return accessor_->normalized ? integer(i, c) / 65535.0f : static_cast<float>(integer(i, c));
     default:
-      throw clf::Error("unsupported component type " + std::to_string(accessor_->componentType) +
-                       " for vertex data");
+      throw unsupported_component_type("vertex data");
   }
 }
 
@@ -89,9 +89,14 @@ std::uint32_t AccessorView::integer(std::size_t i, int c) const {
       return v;
     }
     default:
-      throw clf::Error("unsupported component type " + std::to_string(accessor_->componentType) +
-                       " for indices");
+      throw unsupported_component_type("indices");
   }
+}
+
+clf::Error AccessorView::unsupported_component_type(const char* use) const {
+  return clf::Error(what_ + ": accessor " + std::to_string(index_) + " has component type " +
+                    std::to_string(accessor_->componentType) + ", which glTF does not allow for " +
+                    use);
 }
 
 }  // namespace raytracer::model

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "framework/error.hpp"
+
 namespace raytracer::model {
 
 class AccessorView {
@@ -26,6 +28,10 @@ class AccessorView {
   std::uint32_t integer(std::size_t i, int c) const;
 
  private:
+  clf::Error unsupported_component_type(const char* use) const;
+
+  std::string what_;  // what the accessor holds, for errors
+  int index_ = 0;
   const tinygltf::Accessor* accessor_ = nullptr;
   const unsigned char* data_ = nullptr;  // null: no buffer view, every element is zero
   std::size_t stride_ = 0;
