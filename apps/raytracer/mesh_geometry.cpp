@@ -3,6 +3,7 @@
 #include "apps/raytracer/mesh_geometry.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "apps/raytracer/sah_bvh.hpp"
@@ -101,6 +102,12 @@ void append_textures(const Scene& scene, MeshGeometry& geometry) {
       throw clf::Error("texture '" + texture->name + "': " + std::to_string(texture->rgba.size()) +
                        " texels for " + std::to_string(texture->width) + "x" +
                        std::to_string(texture->height));
+    }
+    // Texels are found by 32-bit offsets on the device.
+    if (geometry.texels.size() + texture->rgba.size() > std::numeric_limits<cl_uint>::max()) {
+      throw clf::Error("texture '" + texture->name + "': the scene's textures pass 2^32 texels (" +
+                       std::to_string(geometry.texels.size() + texture->rgba.size()) +
+                       "), more than the renderer can address");
     }
     RtTexture t{};
     t.offset = static_cast<cl_uint>(geometry.texels.size());
