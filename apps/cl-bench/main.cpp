@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "apps/cl-bench/harness.hpp"
+#include "apps/cl-bench/harness_helpers.hpp"
 #include "apps/cl-bench/outputs.hpp"
 #include "apps/cl-bench/peers.hpp"
 #include "framework/atomic_file.hpp"
@@ -148,8 +149,13 @@ const bench::Record* ours_beside(const bench::Record& peer,
   return nullptr;
 }
 
-// The peers' rows beside ours: throughput of each, the ratio, and ours against the CPU.
+// The peers' rows beside ours: throughput of each, the ratio, and ours against the CPU. Nothing
+// where no peer ran (neither --peers nor a peer named in --variant).
 void peer_table(const std::vector<bench::Record>& records) {
+  if (std::none_of(records.begin(), records.end(),
+                   [](const bench::Record& r) { return bench::peers::is_peer(r.variant); })) {
+    return;
+  }
   std::cout << "\nours vs peers (same device, same inputs, same process)\n"
             << std::left << std::setw(10) << "primitive" << std::setw(16) << "dtype" << std::setw(7)
             << "n" << std::right << std::setw(12) << "ours" << std::setw(15) << "peer"
@@ -249,16 +255,21 @@ bool report(const std::vector<bench::Record>& records, const Options& options,
 
 // The cases the command line selects; throws bench::UsageError.
 std::vector<std::unique_ptr<bench::BenchCase>> select_cases(const Options& options) {
-  std::vector<std::unique_ptr<bench::BenchCase>> cases = bench::select_cases(
-      options.primitive_names, split_names(options.variant_list), split_names(options.dtype_list));
-  // The peers run with --peers, or when named in --variant.
   const std::vector<std::string> named = split_names(options.variant_list);
+  const std::vector<std::string> dtypes = split_names(options.dtype_list);
+  // Checks the names; with --peers the peers join the variants named (`--variant default
+  // --peers`: ours and theirs), so every variant is selected and filtered below.
+  std::vector<std::unique_ptr<bench::BenchCase>> cases =
+      bench::select_cases(options.primitive_names, named, dtypes);
+  if (options.peers) cases = bench::select_cases(options.primitive_names, {}, dtypes);
+  // The peers run with --peers, or when named in --variant.
+  const auto kept = [&](const std::unique_ptr<bench::BenchCase>& c) {
+    const bool listed = std::find(named.begin(), named.end(), c->variant()) != named.end();
+    if (bench::peers::is_peer(c->variant())) return options.peers || listed;
+    return bench::selects_all(named) || listed;
+  };
   cases.erase(std::remove_if(cases.begin(), cases.end(),
-                             [&](const std::unique_ptr<bench::BenchCase>& c) {
-                               return bench::peers::is_peer(c->variant()) && !options.peers &&
-                                      std::find(named.begin(), named.end(), c->variant()) ==
-                                          named.end();
-                             }),
+                             [&](const std::unique_ptr<bench::BenchCase>& c) { return !kept(c); }),
               cases.end());
   return cases;
 }
@@ -300,7 +311,7 @@ int run(Options& options, std::vector<std::unique_ptr<bench::BenchCase>>& cases,
     records.insert(records.end(), std::make_move_iterator(device_records.begin()),
                    std::make_move_iterator(device_records.end()));
   }
-  if (options.peers) peer_table(records);
+  peer_table(records);
   const bench::DeviceDescription device =
       first_device ? *first_device : bench::describe_device(devices->front());
   if (!report(records, options, device, date)) all_ok = false;
