@@ -87,6 +87,7 @@ class FakeCase : public bench::BenchCase {
     y_.emplace(runtime, n);
     if (!saxpy_)
       saxpy_.emplace(runtime, clf::kernel_source("kernels/cl-info/selftest.cl"), "saxpy");
+    bytes_per_element_ = prepared_bytes_per_element;
     return 2.0;
   }
   double upload() override {
@@ -115,8 +116,10 @@ class FakeCase : public bench::BenchCase {
     return "";
   }
   double work(std::size_t n) const override { return static_cast<double>(n); }
-  double bytes_moved(std::size_t n) const override { return 8.0 * n; }
+  // Like compact's, the bytes may depend on the input: those of the last one prepared.
+  double bytes_moved(std::size_t n) const override { return bytes_per_element_ * n; }
 
+  double prepared_bytes_per_element = 8.0;
   int runs = 0;
   int verifications = 0;
   int wrong_after_verifications = -1;  // verify() fails once called more often than this
@@ -127,6 +130,7 @@ class FakeCase : public bench::BenchCase {
   std::string primitive_, variant_, dtype_;
   clf::Runtime* runtime_ = nullptr;
   std::size_t n_ = 0;
+  double bytes_per_element_ = 8.0;
   std::optional<clf::DeviceBuffer<float>> x_, y_;
   std::optional<clf::CLKernel> saxpy_;
   std::vector<float> result_;
@@ -223,6 +227,17 @@ TEST(BenchHarnessMeasure, TimesAVerifiedCase) {
   EXPECT_NEAR(record.throughput, 4096 / (record.median_ms * 1e-3) / 1e9, 1e-9);
   EXPECT_NEAR(record.copy_fraction, 8.0 * 4096 / (record.median_ms * 1e-3) / 1e9 / 10.0, 1e-9);
   EXPECT_NEAR(record.cpu_speedup, 2.0 / record.median_ms, 1e-9);
+}
+
+// Compact's bytes depend on how many elements its input keeps: the record's are those of the
+// input measured, not of the one before it.
+TEST(BenchHarnessMeasure, BytesMovedAreThoseOfTheInputMeasured) {
+  FakeCase fake("fake-compact", "values", "int32");
+  fake.prepared_bytes_per_element = 12.0;
+  const bench::Record record = bench::measure(profiling_runtime(), fake, 4096, {}, 10.0);
+  ASSERT_EQ(record.status, bench::Status::ok) << record.note;
+  EXPECT_DOUBLE_EQ(record.bytes_moved, 12.0 * 4096);
+  EXPECT_NEAR(record.copy_fraction, 12.0 * 4096 / (record.median_ms * 1e-3) / 1e9 / 10.0, 1e-9);
 }
 
 TEST(BenchHarnessMeasure, AWrongResultIsReportedAndNeverTimed) {

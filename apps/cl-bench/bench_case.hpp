@@ -58,6 +58,8 @@ class BenchCase {
   // throughput figure.
   virtual double work(std::size_t n) const = 0;
   // Bytes one run must at least read and write, for the fraction of copy bandwidth (0: n/a).
+  // Asked before prepare() (to check the device's memory) and after it (where the figure
+  // depends on the input, as compact's does on the elements kept).
   virtual double bytes_moved(std::size_t n) const = 0;
 };
 

@@ -210,7 +210,8 @@ class CompactCase : public bench::BenchCase {
   }
   double work(std::size_t n) const override { return static_cast<double>(n); }
   // The input once and the selected output once, at the least (the fraction kept is that of
-  // the last prepared input: about half for values, three quarters for flags).
+  // the prepared input: about half for values, three quarters for flags; before the first, a
+  // half, for the memory check).
   double bytes_moved(std::size_t n) const override {
     return static_cast<double>(n) * (sizeof(T) + 4.0 * kept_fraction_);
   }

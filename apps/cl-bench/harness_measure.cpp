@@ -151,6 +151,7 @@ Record measure(clf::Runtime& runtime, BenchCase& bench_case, std::size_t n,
 
     phase("prepare");
     record.cpu_reference_ms = bench_case.prepare(runtime, n, settings.seed);
+    record.bytes_moved = bench_case.bytes_moved(n);  // some depend on the input (compact's)
     phase("upload");
     record.upload_ms = bench_case.upload();
     phase("verify");
