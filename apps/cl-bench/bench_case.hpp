@@ -57,6 +57,11 @@ class BenchCase {
   // Units of work in one run (elements, keys, FLOPs (2n^3 for matmul) or bytes), for the
   // throughput figure.
   virtual double work(std::size_t n) const = 0;
+  // Why there is nothing to measure at size n ("" where there is): no minimum of no elements.
+  virtual std::string no_result_at(std::size_t n) const {
+    (void)n;
+    return "";
+  }
   // Bytes one run must at least read and write, for the fraction of copy bandwidth (0: n/a).
   // Asked before prepare() (to check the device's memory) and after it (where the figure
   // depends on the input, as compact's does on the elements kept).

@@ -65,6 +65,11 @@ class ReduceCase : public BenchCase {
         std::min<std::uint64_t>(by_allocation, clf::primitives::kReduceMaxElements));
   }
 
+  std::string no_result_at(std::size_t n) const override {
+    if (n > 0 || op_ == ReduceOp::sum) return "";
+    return std::string("no ") + clf::primitives::to_string(op_) + " of an empty input";
+  }
+
   double prepare(clf::Runtime& runtime, std::size_t n, std::uint64_t seed) override {
     if (runtime_ != &runtime) {
       reducer_.reset();  // kernels belong to the runtime they were built on

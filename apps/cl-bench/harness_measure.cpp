@@ -67,6 +67,7 @@ std::string reason_to_skip(clf::Runtime& runtime, BenchCase& bench_case, std::si
                            double bytes_moved) {
   const std::size_t largest = bench_case.max_size(runtime);
   if (largest == 0) return "this case does not run on this device";
+  if (std::string nothing = bench_case.no_result_at(n); !nothing.empty()) return nothing;
   if (n > largest) {
     return "n = " + format_size(n) + " is over this case's largest size on this device, " +
            format_size(largest);
