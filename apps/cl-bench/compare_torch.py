@@ -334,7 +334,14 @@ def main():
     parser.add_argument("--warmup", type=int, default=3, help="untimed calls first")
     parser.add_argument("--json", help="write the reference measurements to this file")
     args = parser.parse_args()
+    if args.runs < 1 or args.warmup < 0:
+        parser.error(f"--runs must be at least 1 and --warmup at least 0 "
+                     f"(got {args.runs} and {args.warmup})")
     wanted = None if args.primitives == "all" else set(args.primitives.split(","))
+    unknown = sorted((wanted or set()) - set(PRIMITIVE_ORDER))
+    if unknown:
+        parser.error(f"unknown --primitives {', '.join(unknown)}; known: "
+                     f"{', '.join(PRIMITIVE_ORDER)} (or all)")
 
     # Our records: from cl-bench's JSON, else placeholders that only ask for theirs.
     ours = []
