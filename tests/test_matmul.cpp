@@ -111,6 +111,25 @@ TEST(Matmul, VerifyCatchesAWrongElement) {
   EXPECT_NE(matmul_verify(a, b, c, m, k, n, 10), "");
 }
 
+// A product deep enough that the worst-case bound (k + 2) 2^-24 sum |a| |b| exceeds every term
+// of the sum: one term dropped from every element (an off-by-one in the depth loop) must still
+// fail verification, while the fp32 product (a naive loop's rounding) passes.
+TEST(Matmul, VerifyCatchesATermDroppedFromADeepProduct) {
+  const std::size_t m = 4, k = 16384, n = 8;
+  const std::vector<float> a = clf_test::uniform_floats(m * k, 5);
+  const std::vector<float> b = clf_test::uniform_floats(k * n, 6);
+  std::vector<float> c = matmul_reference_naive(a, b, m, k, n);
+  EXPECT_EQ(matmul_verify(a, b, c, m, k, n), "");
+  for (std::size_t row = 0; row < m; ++row) {
+    for (std::size_t col = 0; col < n; ++col) {
+      const ExactEntry exact = matmul_reference_entry(a, b, k, n, row, col);
+      EXPECT_GT(matmul_error_bound(k, exact.magnitude), 1.0);  // larger than any one term
+      c[row * n + col] -= a[row * k + k - 1] * b[(k - 1) * n + col];
+    }
+  }
+  EXPECT_NE(matmul_verify(a, b, c, m, k, n), "");
+}
+
 TEST(Matmul, BadArgumentsThrowClearErrors) {
   Runtime& runtime = Runtime::shared();
   const std::vector<float> six(6, 1.0f);
