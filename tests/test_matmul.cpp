@@ -142,6 +142,9 @@ TEST(Matmul, BadArgumentsThrowClearErrors) {
   clf_test::expect_error(
       [&] { matmul(runtime, {}, {}, std::size_t{1} << 20, std::size_t{1} << 13, 0); },
       "more than 2^32 - 1 elements");
+  // Empty matrices, but a depth the kernels' 32-bit loops over K would wrap around.
+  clf_test::expect_error([&] { matmul(runtime, {}, {}, 0, 4294967295u, 0); },
+                         "a depth K of 4294967295 is more than the kernels' 4294967231");
   clf_test::expect_error([] { MatmulTiling::parse("128x128/8"); }, "expected BMxBNxBK/TMxTN");
   const MatmulTiling odd = MatmulTiling::parse("64x64x16/6x8");
   clf_test::expect_error([&] { Matmul(runtime, "register-tiles", &odd); }, "multiples of 4");

@@ -122,6 +122,20 @@ void check_shape(const char* what, std::size_t size, std::size_t rows, std::size
   }
 }
 
+// The three matrices' sizes against M x K, K x N and M x N, and a depth the kernels' 32-bit
+// loops over K (in steps of up to 64) can count to.
+void check_shapes(std::size_t a_size, std::size_t b_size, std::size_t c_size, std::size_t m,
+                  std::size_t k, std::size_t n) {
+  check_shape("A", a_size, m, k, "M x K");
+  check_shape("B", b_size, k, n, "K x N");
+  check_shape("C", c_size, m, n, "M x N");
+  constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint32_t>::max() - 64;
+  if (k > kMaxDepth) {
+    throw Error("matmul: a depth K of " + std::to_string(k) + " is more than the kernels' " +
+                std::to_string(kMaxDepth));
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& matmul_variants() {
@@ -174,9 +188,7 @@ Matmul& Matmul::operator=(Matmul&&) noexcept = default;
 
 Event Matmul::operator()(const DeviceBuffer<float>& a, const DeviceBuffer<float>& b,
                          DeviceBuffer<float>& c, std::size_t m, std::size_t k, std::size_t n) {
-  check_shape("A", a.size(), m, k, "M x K");
-  check_shape("B", b.size(), k, n, "K x N");
-  check_shape("C", c.size(), m, n, "M x N");
+  check_shapes(a.size(), b.size(), c.size(), m, k, n);
   if (&a.runtime() != runtime_ || &b.runtime() != runtime_ || &c.runtime() != runtime_) {
     throw Error("matmul: the buffers must belong to the runtime the Matmul was made for (" +
                 runtime_->device_name() + ")");
@@ -225,9 +237,7 @@ std::vector<float> matmul(Runtime& runtime, const std::vector<float>& a,
                           const std::string& variant) {
   Matmul multiply(runtime, variant);
   // Shapes are checked before anything is allocated, so a wrong size reads as such.
-  check_shape("A", a.size(), m, k, "M x K");
-  check_shape("B", b.size(), k, n, "K x N");
-  check_shape("C", m * n, m, n, "M x N");
+  check_shapes(a.size(), b.size(), m * n, m, k, n);
   DeviceBuffer<float> device_a(runtime, a.size());
   DeviceBuffer<float> device_b(runtime, b.size());
   DeviceBuffer<float> device_c(runtime, m * n);
