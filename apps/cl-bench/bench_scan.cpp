@@ -92,6 +92,7 @@ class ScanCase : public bench::BenchCase {
     output_buffer_.reset();
     input_buffer_ = std::make_unique<clf::DeviceBuffer<T>>(runtime, n);
     output_buffer_ = std::make_unique<clf::DeviceBuffer<T>>(runtime, n);
+    output_buffer_->write(bench::stale_output<T>(n));
     return milliseconds([&] { clf::primitives::scan_reference(input_, ScanType::inclusive); });
   }
   double upload() override {
@@ -158,8 +159,10 @@ class CompactCase : public bench::BenchCase {
     input_buffer_ = std::make_unique<clf::DeviceBuffer<T>>(runtime, n);
     if (indices_) {
       indices_buffer_ = std::make_unique<clf::DeviceBuffer<std::uint32_t>>(runtime, n);
+      indices_buffer_->write(bench::stale_output<std::uint32_t>(n));
     } else {
       values_buffer_ = std::make_unique<clf::DeviceBuffer<T>>(runtime, n);
+      values_buffer_->write(bench::stale_output<T>(n));
     }
     const double reference_ms = milliseconds([&] {
       if (indices_) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -21,6 +22,18 @@ inline std::uint64_t input_bits(std::uint64_t seed, std::uint64_t index) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+// What a case's output buffer holds before its first run: a value no right result has in
+// practice (NaN for floats), so that a kernel skipping elements cannot pass on what an earlier
+// case or size left in reused memory.
+template <typename T>
+std::vector<T> stale_output(std::size_t n) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::vector<T>(n, std::numeric_limits<T>::quiet_NaN());
+  } else {
+    return std::vector<T>(n, static_cast<T>(0xDEADBEEFu));
+  }
 }
 
 // The dtype name cl-bench shows for a 32-bit element type: "int32", "uint32" or "float32".
