@@ -13,6 +13,7 @@
 #include "apps/boids/commands.hpp"
 #include "apps/boids/csv.hpp"
 #include "apps/boids/render.hpp"
+#include "apps/boids/sweep_plan.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -212,6 +213,35 @@ TEST(BoidsRun, BadInputIsRefusedWithAClearMessage) {
   options.model.count_given = true;
   options.model.count = 5;
   EXPECT_CLF_ERROR(run(options), "--n 5", "holds 2 boids");
+}
+
+// CLI11 reads "-1" into an unsigned option as 2^64 - 1: `run --steps -1` ran for ever and
+// `--seed -1` became another seed. Each such option refuses a sign, naming itself and the value.
+TEST(BoidsRun, NegativeCountsAndSeedsAreRefusedByName) {
+  auto message_of = [](auto&& options, const std::string& arguments) {
+    CLI::App app;
+    options.add_to(app);
+    try {
+      app.parse(arguments);
+    } catch (const CLI::ValidationError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  const struct {
+    const char* arguments;
+    const char* message;
+  } refused[] = {{"--steps -1", "--steps: must not be negative, got -1"},
+                 {"--n -5", "--n: must not be negative, got -5"},
+                 {"--seed -1", "--seed: must not be negative, got -1"}};
+  for (const auto& r : refused) {
+    EXPECT_EQ(message_of(boids::RunOptions{}, r.arguments), r.message);
+  }
+  EXPECT_EQ(message_of(boids::SweepOptions{}, "--count 100 --steps -1"),
+            "--steps: must not be negative, got -1");
+  EXPECT_EQ(message_of(boids::BenchOptions{}, "--min-n -16"),
+            "--min-n: must not be negative, got -16");
+  EXPECT_EQ(message_of(boids::RunOptions{}, "--steps 0 --seed 0 --n 7 --wg -0.5"), "accepted");
 }
 
 }  // namespace

@@ -12,6 +12,11 @@
 
 namespace boids {
 
+// For options that cannot be negative. CLI11 reads "-1" into an unsigned option as 2^64 - 1
+// (`--steps -1` would never end), so the sign is refused before the value is read; CLI11 puts
+// the option's name before the message.
+CLI::Validator not_negative();
+
 // The model options `run` (and a GUI) share.
 struct ModelOptions {
   int dims = 2;
