@@ -1,6 +1,7 @@
 // The boids model on the device against the CPU reference (shared/boids/boids.h on both sides).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -170,6 +171,44 @@ TEST(BoidsModel, RuleChangesTakeEffectOnTheNextStep) {
   BoidsRules other_box = rules;
   other_box.half_width = 30.0f;
   EXPECT_CLF_ERROR(simulation.set_rules(other_box), "--box", "new simulation");
+}
+
+// A long run's profiling events are folded into the totals as it goes, so the recorder's memory
+// stays flat (it held every event to the end: some 6 KB a step), and the totals still count
+// every event recorded.
+TEST(BoidsStageRecorder, FoldsEventsIntoTheTotalsAsStepsGoBy) {
+  clf::Runtime& runtime = clf_test::runtime();
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 20.0f;
+  boids::Simulation simulation(runtime, rules, 200, 1);
+  runtime.start_recording();
+  simulation.step();
+  const std::vector<clf::Event> step_events = runtime.stop_recording();
+  ASSERT_FALSE(step_events.empty());
+  double step_ms = 0.0;
+  for (const clf::Event& event : step_events) {
+    event.wait();
+    step_ms += event.duration_ms();
+  }
+  const std::size_t most_held = 2 * boids::StageRecorder::kFoldSteps * boids::kStageCount;
+  boids::StageRecorder recorder;
+  const std::size_t records = 1000;
+  for (std::size_t r = 0; r < records; ++r) {
+    recorder.add(static_cast<int>(r % boids::kStageCount), step_events);
+    ASSERT_LT(recorder.held_records(), most_held) << "after " << r + 1 << " records";
+  }
+  const std::array<double, boids::kStageCount> totals = recorder.totals_ms();
+  EXPECT_EQ(totals, recorder.totals_ms());
+  for (int stage = 0; stage < boids::kStageCount; ++stage) {
+    const std::size_t stage_records = records / boids::kStageCount + (stage < 4 ? 1 : 0);
+    EXPECT_NEAR(totals[stage], stage_records * step_ms, 1e-9 * records * step_ms) << stage;
+  }
+
+  // Through Simulation::step: every stage timed, the memory bounded.
+  boids::StageRecorder stepped;
+  for (int s = 0; s < 300; ++s) simulation.step(&stepped);
+  EXPECT_LT(stepped.held_records(), most_held);
+  for (double total : stepped.totals_ms()) EXPECT_GT(total, 0.0);
 }
 
 }  // namespace

@@ -154,18 +154,29 @@ const char* stage_name(int stage) {
   return stage >= 0 && stage < kStageCount ? names[stage] : "?";
 }
 
+void StageRecorder::add_durations(Records::const_iterator first, Records::const_iterator last,
+                                  std::array<double, kStageCount>& totals) {
+  for (; first != last; ++first) {
+    for (const clf::Event& event : first->second) {
+      event.wait();
+      totals[first->first] += event.duration_ms();
+    }
+  }
+}
+
 void StageRecorder::add(int stage, std::vector<clf::Event> events) {
-  events_.emplace_back(stage, std::move(events));
+  held_.emplace_back(stage, std::move(events));
+  // The older half only: those commands are done (or nearly), so the queue is not drained.
+  const std::ptrdiff_t half = kFoldSteps * kStageCount;
+  if (held_.size() >= 2 * static_cast<std::size_t>(half)) {
+    add_durations(held_.begin(), held_.begin() + half, folded_ms_);
+    held_.erase(held_.begin(), held_.begin() + half);
+  }
 }
 
 std::array<double, kStageCount> StageRecorder::totals_ms() const {
-  std::array<double, kStageCount> totals{};
-  for (const auto& [stage, events] : events_) {
-    for (const clf::Event& event : events) {
-      event.wait();
-      totals[stage] += event.duration_ms();
-    }
-  }
+  std::array<double, kStageCount> totals = folded_ms_;
+  add_durations(held_.begin(), held_.end(), totals);
   return totals;
 }
 

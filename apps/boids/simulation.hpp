@@ -61,14 +61,28 @@ const char* to_string(CellRanges ranges);
 enum Stage { kKeys, kSort, kRanges, kReorder, kRules, kIntegrate, kStageCount };
 const char* stage_name(int stage);
 
+// Events are folded into the totals as steps go by (the older half once 2 x kFoldSteps steps'
+// are held), so that a long run's memory stays flat: each holds a driver event and the launch's
+// kernel, device and sizes as text, some 6 KB a step in all.
 class StageRecorder {
  public:
+  static constexpr std::size_t kFoldSteps = 64;
+
   void add(int stage, std::vector<clf::Event> events);
   // Waits for the recorded commands; per-stage totals in ms.
   std::array<double, kStageCount> totals_ms() const;
+  // Stage records not folded into the totals yet (at most 2 x kFoldSteps steps').
+  std::size_t held_records() const { return held_.size(); }
 
  private:
-  std::vector<std::pair<int, std::vector<clf::Event>>> events_;
+  using Record = std::pair<int, std::vector<clf::Event>>;  // a stage's launches
+  using Records = std::vector<Record>;
+  // Waits for the records' commands and adds their device times to `totals`.
+  static void add_durations(Records::const_iterator first, Records::const_iterator last,
+                            std::array<double, kStageCount>& totals);
+
+  std::array<double, kStageCount> folded_ms_{};
+  Records held_;
 };
 
 class Simulation {
