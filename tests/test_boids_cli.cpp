@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -106,6 +107,19 @@ TEST(BoidsCsv, AFailedDumpKeepsThePreviousFile) {
   setrlimit(RLIMIT_FSIZE, &old);
   std::signal(SIGXFSZ, old_handler);
   EXPECT_EQ(read_file(path), before);
+}
+
+// A state that --init could not read back (NaN or infinity) is refused, naming the boid and field.
+TEST(BoidsCsv, ANonFiniteStateIsNotWritten) {
+  boids::State state = boids::reference_initial_state(20, 9, boids::default_rules(2));
+  state.velocity[7].y = std::nanf("");
+  const std::string path = temp_path("nan.csv");
+  std::remove(path.c_str());
+  EXPECT_CLF_ERROR(boids::write_csv(path, state, 2), "nan.csv", "boid 7's vy is nan");
+  EXPECT_FALSE(std::ifstream(path).good());
+  state.velocity[7].y = 0.0f;
+  state.position[3].x = -INFINITY;
+  EXPECT_CLF_ERROR(boids::write_csv(path, state, 2), "boid 3's x is infinite");
 }
 
 TEST(BoidsCsv, MalformedLinesNameFileLineAndField) {

@@ -173,6 +173,75 @@ TEST(BoidsModel, RuleChangesTakeEffectOnTheNextStep) {
   EXPECT_CLF_ERROR(simulation.set_rules(other_box), "--box", "new simulation");
 }
 
+double length(const cl_float4& v) {
+  return std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+}
+
+// Huge weights: the speed limit keeps the velocity's direction at max_speed. The squared speed
+// overflowed from about 1.8e19: the boid stopped, or an infinite component times the zero scale
+// made NaN (which --dump wrote as -nan).
+TEST(BoidsModel, TheSpeedLimitHoldsForHugeVelocities) {
+  BoidsRules rules = boids::default_rules(3);
+  BoidsSums sums = boids_sums_zero();
+  sums.separation_offset.x = 1.0f;  // |(1, 2, -2)| = 3
+  sums.separation_offset.y = 2.0f;
+  sums.separation_offset.z = -2.0f;
+  const cl_float4 origin{};
+  for (float weight : {1e20f, 1e30f, 1e38f}) {
+    rules.separation_weight = weight;
+    const cl_float4 v = boids_new_velocity(origin, origin, sums, rules);
+    EXPECT_NEAR(length(v), 1.0, 1e-6) << weight;
+    EXPECT_NEAR(v.x, -1.0 / 3, 1e-6) << weight;  // against the offsets
+    EXPECT_NEAR(v.y, -2.0 / 3, 1e-6) << weight;
+    EXPECT_NEAR(v.z, 2.0 / 3, 1e-6) << weight;
+  }
+  rules.separation_weight = 3e38f;  // (-3e38, -inf, inf): the direction of the infinite parts
+  const cl_float4 v = boids_new_velocity(origin, origin, sums, rules);
+  EXPECT_NEAR(length(v), 1.0, 1e-6);
+  EXPECT_EQ(v.x, 0.0f);
+  EXPECT_NEAR(v.y, -std::sqrt(0.5), 1e-6);
+  // A speed too small to square still obeys a limit of 0.
+  rules = boids::default_rules(3);
+  rules.max_speed = 0.0f;
+  cl_float4 slow{};
+  slow.x = 1e-25f;
+  EXPECT_EQ(boids_new_velocity(origin, slow, boids_sums_zero(), rules).x, 0.0f);
+
+  // On the device: crowded boids keep flying at max_speed, and the state stays finite.
+  for (float weight : {1e20f, 3e38f}) {
+    rules = boids::default_rules(2);
+    rules.half_width = 15.0f;
+    rules.separation_weight = weight;
+    boids::Simulation simulation(clf_test::runtime(), rules, 400, 3);
+    for (int s = 0; s < 3; ++s) simulation.step();
+    const boids::State state = simulation.state();
+    double speeds = 0.0;
+    for (const cl_float4& velocity : state.velocity) speeds += length(velocity);
+    EXPECT_GT(speeds / state.size(), 0.9) << weight;
+    EXPECT_NO_THROW(boids::validate_state(state, rules)) << weight;
+  }
+}
+
+// Opposite huge weights overflow the sums themselves (inf - inf = NaN, then infinite
+// positions): the state is lost (the dump refuses it) but every key stays inside the grid. An
+// infinite coordinate's cell was an undefined float-to-int conversion: key 2^31 and a crash.
+TEST(BoidsModel, ANonFiniteStateKeepsItsKeysInTheGrid) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 15.0f;
+  const BoidsGrid grid = boids::make_grid(rules, 1, ~0ull);
+  for (float x : {INFINITY, -INFINITY, NAN, 1e30f}) {
+    cl_float4 p{};
+    p.x = x;
+    p.y = -x;
+    EXPECT_LT(boids_cell_key(p, rules, grid), grid.cell_count) << x;
+  }
+  rules.separation_weight = 3e38f;
+  rules.cohesion_weight = -3e38f;
+  boids::Simulation simulation(clf_test::runtime(), rules, 400, 1);
+  for (int s = 0; s < 5; ++s) simulation.step();
+  EXPECT_ANY_THROW(boids::validate_state(simulation.state(), rules));
+}
+
 // A long run's profiling events are folded into the totals as it goes, so the recorder's memory
 // stays flat (it held every event to the end: some 6 KB a step), and the totals still count
 // every event recorded.

@@ -156,12 +156,31 @@ CsvBoids read_csv(std::istream& in, const std::string& path, int dims) {
   return out;
 }
 
+namespace {
+
+// A state that cannot be read back (--init refuses non-finite numbers) is not written.
+void check_finite(const std::string& path, std::size_t boid, const cl_float4& p, const cl_float4& v,
+                  int dims) {
+  const float values[6] = {p.x, p.y, p.z, v.x, v.y, v.z};
+  const char* const names[6] = {"x", "y", "z", "vx", "vy", "vz"};
+  for (int f = 0; f < 6; ++f) {
+    if ((f == 2 || f == 5) && dims == 2) continue;
+    if (std::isfinite(values[f])) continue;
+    throw clf::Error(path + ": not written: boid " + std::to_string(boid) + "'s " + names[f] +
+                     " is " + (std::isnan(values[f]) ? "nan" : "infinite") +
+                     ", not a finite number (weights so large that the sums overflow float?)");
+  }
+}
+
+}  // namespace
+
 void write_csv(const std::string& path, const State& state, int dims) {
   std::string rows;
   char line[160];
   for (std::size_t i = 0; i < state.size(); ++i) {
     const cl_float4& p = state.position[i];
     const cl_float4& v = state.velocity[i];
+    check_finite(path, i, p, v, dims);
     if (dims == 3) {
       std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, p.z, v.x, v.y,
                     v.z);

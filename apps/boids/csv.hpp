@@ -24,7 +24,8 @@ struct CsvBoids {
 CsvBoids read_csv(const std::string& path, int dims);
 // The same from a stream; `path` names it in messages.
 CsvBoids read_csv(std::istream& in, const std::string& path, int dims);
-// Throws clf::Error when the file cannot be written.
+// Throws clf::Error when the file cannot be written or a value is not finite (NaN or
+// infinite: --init could not read it back), naming the boid and the field.
 void write_csv(const std::string& path, const State& state, int dims);
 
 }  // namespace boids

@@ -14,9 +14,11 @@
 // No fused multiply-adds: the host reference rounds every product, so should the device.
 #pragma OPENCL FP_CONTRACT OFF
 #define BOIDS_SQRT(x) sqrt(x)
+#define BOIDS_FABS(x) fabs(x)
 #else
 #include <math.h>
 #define BOIDS_SQRT(x) sqrtf(x)
+#define BOIDS_FABS(x) fabsf(x)
 #endif
 
 // The rules, changeable between steps without rebuilding anything.
@@ -139,6 +141,42 @@ CLF_FUNCTION void boids_accumulate(BoidsSums* s, cl_float4 d, cl_float4 vj, Boid
   s->alignment_count += in_a;
 }
 
+// +-1 for an infinite x, else 0: the direction of a vector with infinite components.
+CLF_FUNCTION cl_float boids_infinite_sign(cl_float x) {
+  return x == INFINITY ? 1.0f : (x == -INFINITY ? -1.0f : 0.0f);
+}
+
+// v scaled down to length max_speed if longer, in its direction. The length is taken over the
+// largest component first, so no square overflows (x^2 + y^2 + z^2 is infinite from about
+// 1.8e19: the scale became 0, the boid stopped, and an infinite component times 0 made NaN);
+// infinite components give their signs' direction.
+CLF_FUNCTION cl_float4 boids_limit_speed(cl_float4 v, cl_float max_speed) {
+  if (v.x != v.x || v.y != v.y || v.z != v.z) return v;  // NaN: the state checks refuse it
+  cl_float largest = BOIDS_FABS(v.x);
+  if (BOIDS_FABS(v.y) > largest) largest = BOIDS_FABS(v.y);
+  if (BOIDS_FABS(v.z) > largest) largest = BOIDS_FABS(v.z);
+  if (largest == 0.0f) return v;
+  cl_float4 unit;  // v / largest: components in [-1, 1], the largest +-1
+  if (largest == INFINITY) {
+    unit.x = boids_infinite_sign(v.x);
+    unit.y = boids_infinite_sign(v.y);
+    unit.z = boids_infinite_sign(v.z);
+  } else {
+    unit.x = v.x / largest;
+    unit.y = v.y / largest;
+    unit.z = v.z / largest;
+  }
+  const cl_float length = BOIDS_SQRT(unit.x * unit.x + unit.y * unit.y + unit.z * unit.z);
+  // |v| = largest * length (length in [1, sqrt 3]); a product overflowing to inf is longer.
+  if (largest * length > max_speed) {
+    const cl_float scale = max_speed / length;
+    v.x = unit.x * scale;
+    v.y = unit.y * scale;
+    v.z = unit.z * scale;
+  }
+  return v;
+}
+
 // v' = v + cohesion + separation + alignment + goal, scaled down to max_speed if longer.
 // cohesion = w_c (mean p_j - p_i) = w_c (sum of offsets / count); separation = w_s sum (p_i - p_j).
 CLF_FUNCTION cl_float4 boids_new_velocity(cl_float4 p, cl_float4 v, BoidsSums s, BoidsRules r) {
@@ -170,13 +208,7 @@ CLF_FUNCTION cl_float4 boids_new_velocity(cl_float4 p, cl_float4 v, BoidsSums s,
       out.z += r.goal_weight * (gz / length);
     }
   }
-  const cl_float speed2 = out.x * out.x + out.y * out.y + out.z * out.z;
-  if (speed2 > r.max_speed * r.max_speed) {
-    const cl_float scale = r.max_speed / BOIDS_SQRT(speed2);
-    out.x *= scale;
-    out.y *= scale;
-    out.z *= scale;
-  }
+  out = boids_limit_speed(out, r.max_speed);
   out.w = 0.0f;
   return out;
 }
@@ -224,6 +256,8 @@ CLF_FUNCTION void boids_integrate(cl_float4* p, cl_float4* v, BoidsRules r) {
 CLF_FUNCTION cl_int boids_cell_axis(cl_float x, BoidsRules r, BoidsGrid g, cl_float* fraction) {
   cl_float scaled = (x + r.half_width) * g.cells_per_unit;
   if (!(scaled > 0.0f)) scaled = 0.0f;  // also maps NaN to 0, keeping keys in range
+  // And infinity (a state gone non-finite) to G: converting it to an int is undefined.
+  if (scaled > (cl_float)g.cells_per_axis) scaled = (cl_float)g.cells_per_axis;
   cl_int cell = (cl_int)scaled;
   if (cell > g.cells_per_axis - 1) cell = g.cells_per_axis - 1;
   *fraction = scaled - (cl_float)cell;
