@@ -242,6 +242,35 @@ TEST(BoidsModel, ANonFiniteStateKeepsItsKeysInTheGrid) {
   EXPECT_ANY_THROW(boids::validate_state(simulation.state(), rules));
 }
 
+// A first step builds the sort's and the scan's kernels; the warm-up builds them (and `run`
+// warms up before its timed loop), so that the steps timed after it build nothing.
+TEST(BoidsModel, AWarmUpBuildsWhatTheFirstStepWouldBuild) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 20.0f;
+  clf::DeviceRequest request;
+  request.quiet = true;
+  for (const boids::CellRanges ranges : {boids::CellRanges::fill, boids::CellRanges::scan}) {
+    const boids::Method method{false, 1, ranges};
+    auto programs_made = [](const clf::Runtime& runtime) {
+      const clf::ProgramCacheStats stats = runtime.program_cache_stats();
+      return stats.builds + stats.disk_hits;
+    };
+    clf::Runtime cold(clf_test::runtime().device(), request);  // nothing built in this process
+    boids::Simulation unwarmed(cold, rules, 300, 1, method);
+    const unsigned before_first_step = programs_made(cold);
+    unwarmed.step();
+    EXPECT_GT(programs_made(cold), before_first_step) << "the first step built nothing";
+
+    clf::Runtime runtime(clf_test::runtime().device(), request);
+    boids::warm_up(runtime, rules, 300, method);
+    const unsigned warmed = programs_made(runtime);
+    boids::Simulation simulation(runtime, rules, 300, 1, method);
+    simulation.step();
+    simulation.step();
+    EXPECT_EQ(programs_made(runtime), warmed) << boids::to_string(ranges);
+  }
+}
+
 // A long run's profiling events are folded into the totals as it goes, so the recorder's memory
 // stays flat (it held every event to the end: some 6 KB a step), and the totals still count
 // every event recorded.

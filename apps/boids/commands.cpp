@@ -195,6 +195,7 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
   if (!model.brute) make_grid(rules, model.cell_width, ~0ull);  // box too small: say so now
 
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
+  warm_up(*runtime, rules, n, method);  // the timed steps build nothing
   std::unique_ptr<Simulation> simulation =
       model.init_file.empty()
           ? std::make_unique<Simulation>(*runtime, rules, n, model.seed, method)

@@ -370,6 +370,14 @@ State Simulation::state() const {
   return out;
 }
 
+void warm_up(clf::Runtime& runtime, const BoidsRules& rules, std::size_t count,
+             const Method& method) {
+  Simulation simulation(runtime, rules, count, 1, method);
+  simulation.step();
+  simulation.step();
+  runtime.finish();
+}
+
 State reference_initial_state(std::size_t count, std::uint64_t seed, const BoidsRules& rules) {
   State state;
   state.position.resize(count);

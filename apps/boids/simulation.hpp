@@ -148,6 +148,12 @@ class Simulation {
   std::unique_ptr<clf::primitives::Scan<cl_uint>> scan_;
 };
 
+// Two steps of a throwaway flock of `count` boids under these rules and method: builds what a
+// first step builds lazily (the sort's and the scan's kernels, their temporaries), so that the
+// steps a command then times on this runtime measure stepping alone.
+void warm_up(clf::Runtime& runtime, const BoidsRules& rules, std::size_t count,
+             const Method& method);
+
 // The CPU reference: the seeded initial state and one brute-force step, with the same
 // shared/boids/boids.h functions the kernels use.
 State reference_initial_state(std::size_t count, std::uint64_t seed, const BoidsRules& rules);

@@ -67,15 +67,6 @@ class SweepProgress {
   double last_draw_ = -1e9;
 };
 
-// Two steps of a throwaway flock like `run`: builds what a first step builds lazily (the sort's
-// and scan's kernels, temporaries), so that the device's first run's steps/s is not the build's.
-void warm_up(const SweepRun& run, clf::Runtime& runtime) {
-  Simulation simulation(runtime, run.rules, run.count, run.seed, run.method);
-  simulation.step();
-  simulation.step();
-  runtime.finish();
-}
-
 SweepResult run_one(const SweepRun& run, std::size_t steps, clf::Runtime& runtime) {
   Simulation simulation(runtime, run.rules, run.count, run.seed, run.method);
   runtime.finish();
@@ -128,7 +119,11 @@ std::vector<SweepResult> run_sweep(
   clf::for_each_chunk(devices, plan.runs.size(), 1,
                       [&](std::size_t position, clf::Runtime& runtime, clf::WorkRange range) {
                         for (std::size_t i = range.begin; i < range.end; ++i) {
-                          if (!warmed[position]) warm_up(plan.runs[i], runtime);
+                          // The device's first run's steps/s is not the kernels' build.
+                          if (!warmed[position]) {
+                            const SweepRun& run = plan.runs[i];
+                            warm_up(runtime, run.rules, run.count, run.method);
+                          }
                           warmed[position] = 1;
                           SweepResult result = run_one(plan.runs[i], plan.steps, runtime);
                           result.device = position;
