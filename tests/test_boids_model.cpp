@@ -242,6 +242,15 @@ TEST(BoidsModel, ANonFiniteStateKeepsItsKeysInTheGrid) {
   EXPECT_ANY_THROW(boids::validate_state(simulation.state(), rules));
 }
 
+// More boids than the device holds are refused by --n before any buffer is allocated for them
+// (2^40 boids' buffers failed first, in DeviceBuffer, naming no option).
+TEST(BoidsModel, MoreBoidsThanTheDeviceHoldsAreRefusedByName) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = boids::half_width_for_density(std::size_t{1} << 40, 2);
+  EXPECT_CLF_ERROR(boids::Simulation(clf_test::runtime(), rules, std::size_t{1} << 40, 1),
+                   "--n 1099511627776 is more than this device holds (");
+}
+
 // A first step builds the sort's and the scan's kernels; the warm-up builds them (and `run`
 // warms up before its timed loop), so that the steps timed after it build nothing.
 TEST(BoidsModel, AWarmUpBuildsWhatTheFirstStepWouldBuild) {

@@ -262,4 +262,17 @@ TEST(BoidsSweep, CommandWritesOneRowPerRunAndASummary) {
   EXPECT_NE(log.str().find("4/4 runs"), std::string::npos) << log.str();
 }
 
+// A run too large for a device is refused before the first run starts (it failed only when its
+// turn came, in a DeviceBuffer, after the runs before it).
+TEST(BoidsSweep, ACountTooLargeForADeviceIsRefusedBeforeAnyRun) {
+  boids::SweepOptions options;
+  options.counts = "200,1099511627776";
+  options.steps = 3;
+  std::ostringstream out, log;
+  clf_test::expect_error_naming(
+      [&] { boids::sweep_command(options, *runtimes_on_one_device(2), out, log); },
+      {"run 2: --count 1099511627776 is more than device ", " holds ("});
+  EXPECT_EQ(log.str().find("1/2 runs"), std::string::npos) << log.str();
+}
+
 }  // namespace

@@ -208,6 +208,16 @@ std::size_t Simulation::max_boids(clf::Runtime& runtime) {
 
 namespace {
 
+// --n within [1, the device's limit], checked before anything is allocated or built for it
+// (buffers too large for the device failed first, with a message that did not name --n).
+std::size_t checked_count(clf::Runtime& runtime, std::size_t count) {
+  require(count >= 1, "--n must be at least 1, got " + std::to_string(count));
+  const std::size_t limit = Simulation::max_boids(runtime);
+  require(count <= limit, "--n " + std::to_string(count) + " is more than this device holds (" +
+                              std::to_string(limit) + ")");
+  return count;
+}
+
 std::uint64_t max_cells_for(clf::Runtime& runtime) {
   const clf::DeviceInfo& device = runtime.device();
   return std::min<std::uint64_t>(device.max_allocation_bytes / sizeof(cl_uint),
@@ -221,7 +231,7 @@ Simulation::Simulation(clf::Runtime& runtime, const BoidsRules& rules, std::size
     : runtime_(&runtime),
       rules_(rules),
       method_(method),
-      count_(count),
+      count_(checked_count(runtime, count)),
       kernels_(std::make_shared<Kernels>(runtime)),
       sorter_(runtime),
       position_{clf::DeviceBuffer<cl_float4>(runtime, std::max<std::size_t>(count, 1)),
@@ -232,10 +242,6 @@ Simulation::Simulation(clf::Runtime& runtime, const BoidsRules& rules, std::size
           clf::DeviceBuffer<cl_uint>(runtime, std::max<std::size_t>(count, 1))},
       keys_(runtime, std::max<std::size_t>(count, 1)),
       order_(runtime, std::max<std::size_t>(count, 1)) {
-  require(count >= 1, "--n must be at least 1, got " + std::to_string(count));
-  const std::size_t limit = max_boids(runtime);
-  require(count <= limit, "--n " + std::to_string(count) + " is more than this device holds (" +
-                              std::to_string(limit) + ")");
   validate_rules(rules_);
   if (!method_.brute) grid_ = make_grid(rules_, method_.cell_width_factor, max_cells_for(runtime));
   kernels_->init(clf::Range::linear(count_, work_group(kernels_->init)), cl_ulong(seed), rules_,

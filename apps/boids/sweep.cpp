@@ -85,6 +85,24 @@ SweepResult run_one(const SweepRun& run, std::size_t steps, clf::Runtime& runtim
   return result;
 }
 
+// Any device may get any run, so each must hold the largest N: checked before the first run
+// (a run too large failed only when its turn came, and the runs finished before it were lost).
+void check_counts_fit(const SweepPlan& plan, const clf::DeviceSet& devices) {
+  std::size_t largest = 0;
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    if (plan.runs[i].count > largest) largest = plan.runs[i].count, run = i;
+  }
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const std::size_t limit = Simulation::max_boids(devices.at(d));
+    if (largest > limit) {
+      throw clf::Error("run " + std::to_string(run + 1) + ": --count " + std::to_string(largest) +
+                       " is more than " + clf::device_label(devices.at(d)) + " holds (" +
+                       std::to_string(limit) + " boids)");
+    }
+  }
+}
+
 void write_summary(const SweepPlan& plan, const std::vector<SweepResult>& results,
                    const clf::DeviceSet& devices, double seconds, std::ostream& out) {
   double boid_steps = 0.0;
@@ -166,6 +184,7 @@ std::string sweep_csv(const SweepPlan& plan, const std::vector<SweepResult>& res
 int sweep_command(const SweepOptions& options, const clf::DeviceSet& devices, std::ostream& out,
                   std::ostream& log) {
   const SweepPlan plan = make_sweep_plan(options);
+  check_counts_fit(plan, devices);
   std::ostream& summary = options.csv_file.empty() ? log : out;
   summary << "cl-boids sweep: " << plan.runs.size() << " runs of " << plan.steps << " steps on "
           << devices.description() << "\n"
