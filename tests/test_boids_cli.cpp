@@ -209,6 +209,11 @@ TEST(BoidsRun, BadInputIsRefusedWithAClearMessage) {
   EXPECT_CLF_ERROR(run(options), "box is too small", "--box L = 6");
   options.model.cell_width = 2;
   EXPECT_CLF_ERROR(run(options), "box is too small", "--cell-width 2 needs 2");
+  for (float box : {0.0f, -3.0f}) {  // --box 0 meant the default box
+    options = small_run(2);
+    options.model.box = box;
+    EXPECT_CLF_ERROR(run(options), "--box (half width L) must be a finite number > 0, got ");
+  }
   options = small_run(2);
   options.model.goal = "1,x";
   EXPECT_CLF_ERROR(run(options), "--goal", "'x'");

@@ -172,6 +172,8 @@ TEST(BoidsSweepPlan, BadOptionsAreNamedWithTheirValue) {
   // A run the model refuses is named with its values and the rule's option.
   clf_test::expect_error(plan_with([](O& o) { o.sets = {"rs=1,-1"}; }), "rs=-1, seed=1): --rs");
   clf_test::expect_error(plan_with([](O& o) { o.sets = {"box=5"}; }), "box is too small");
+  clf_test::expect_error(plan_with([](O& o) { o.sets = {"box=50,0"}; }),
+                         "box=0, seed=1): --box (half width L) must be a finite number > 0, got 0");
 }
 
 std::unique_ptr<clf::DeviceSet> runtimes_on_one_device(std::size_t count) {

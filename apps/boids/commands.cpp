@@ -107,9 +107,11 @@ void ModelOptions::add_to(CLI::App& app) {
 }
 
 void ModelOptions::add_rules_to(CLI::App& app) {
-  app.add_option("--box", box,
-                 "half width L of the box [-L, L)^d (default: the density of 5000 "
-                 "boids in a 200-wide cube/square)");
+  // Given or not, not a value of its own: --box 0 is refused, not the default.
+  app.add_option_function<float>(
+      "--box", [this](const float& half_width) { box = half_width; },
+      "half width L of the box [-L, L)^d (default: the density of 5000 boids in a 200-wide "
+      "cube/square)");
   app.add_flag("--bounded", bounded, "reflecting walls instead of wrap-around");
   app.add_option("--cell-width", cell_width,
                  "grid cells 1x (3^d searched) or 2x (2^d) the largest radius")
@@ -143,7 +145,7 @@ BoidsRules ModelOptions::rules(std::size_t n) const {
   r.dt = dt;
   r.wrap = bounded ? 0 : 1;
   if (!goal.empty()) r.goal = parse_goal(goal, dims);
-  r.half_width = box != 0.0f ? box : half_width_for_density(n, dims);
+  r.half_width = box ? *box : half_width_for_density(n, dims);
   validate_rules(r);
   return r;
 }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "apps/boids/simulation.hpp"
@@ -24,7 +25,7 @@ struct ModelOptions {
   bool count_given = false;
   std::uint64_t seed = 1;
   std::string init_file;
-  float box = 0.0f;  // --box L; 0: from the default density
+  std::optional<float> box;  // --box L; unset: from the default density
   bool bounded = false;
   int cell_width = 1;
   bool brute = false;

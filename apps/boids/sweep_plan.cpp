@@ -43,24 +43,24 @@ double number(const std::string& part, const std::string& text, const std::strin
   return value;
 }
 
-// A parameter --set may sweep: its names and where ModelOptions keeps it.
+// A parameter --set may sweep: its names and how ModelOptions takes it.
 struct RuleParameter {
   const char* name;
   const char* long_name;
-  float ModelOptions::*member;
+  void (*set)(ModelOptions& model, float value);
 };
 
 const RuleParameter kRuleParameters[] = {
-    {"rc", "cohesion-radius", &ModelOptions::rc},
-    {"rs", "separation-radius", &ModelOptions::rs},
-    {"ra", "alignment-radius", &ModelOptions::ra},
-    {"wc", "cohesion-weight", &ModelOptions::wc},
-    {"ws", "separation-weight", &ModelOptions::ws},
-    {"wa", "alignment-weight", &ModelOptions::wa},
-    {"wg", "goal-weight", &ModelOptions::wg},
-    {"max-speed", "max-speed", &ModelOptions::max_speed},
-    {"dt", "time-step", &ModelOptions::dt},
-    {"box", "half-width", &ModelOptions::box},
+    {"rc", "cohesion-radius", [](ModelOptions& m, float v) { m.rc = v; }},
+    {"rs", "separation-radius", [](ModelOptions& m, float v) { m.rs = v; }},
+    {"ra", "alignment-radius", [](ModelOptions& m, float v) { m.ra = v; }},
+    {"wc", "cohesion-weight", [](ModelOptions& m, float v) { m.wc = v; }},
+    {"ws", "separation-weight", [](ModelOptions& m, float v) { m.ws = v; }},
+    {"wa", "alignment-weight", [](ModelOptions& m, float v) { m.wa = v; }},
+    {"wg", "goal-weight", [](ModelOptions& m, float v) { m.wg = v; }},
+    {"max-speed", "max-speed", [](ModelOptions& m, float v) { m.max_speed = v; }},
+    {"dt", "time-step", [](ModelOptions& m, float v) { m.dt = v; }},
+    {"box", "half-width", [](ModelOptions& m, float v) { m.box = v; }},
 };
 
 std::string parameter_names() {
@@ -227,7 +227,7 @@ SweepPlan make_sweep_plan(const SweepOptions& options) {
           const SweptParameter& swept = plan.swept[p];
           values[p] = swept.values[rest % swept.values.size()];
           rest /= swept.values.size();
-          model.*(find_parameter(swept.name, swept.name).member) = static_cast<float>(values[p]);
+          find_parameter(swept.name, swept.name).set(model, static_cast<float>(values[p]));
         }
         for (std::uint64_t seed : seeds) {
           SweepRun run;
