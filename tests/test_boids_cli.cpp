@@ -197,6 +197,28 @@ TEST(BoidsRender, DrawsEveryBoidInsideTheFrame) {
   }
 }
 
+// At the default density a few boids' box held too few cells for the grid (`run --n 20`,
+// `bench --min-n 16` were refused); the default box is now at least what the grid needs.
+TEST(BoidsRun, FewBoidsRunInTheDefaultBox) {
+  for (int dims : {2, 3}) {
+    for (int cell_width : {1, 2}) {
+      boids::RunOptions options = small_run(dims);
+      options.model.box.reset();
+      options.model.count = 20;
+      options.model.cell_width = cell_width;
+      EXPECT_EQ(run(options), 0) << dims << "D, cell width " << cell_width;
+    }
+  }
+  boids::BenchOptions bench;
+  bench.min_n = bench.max_n = 16;
+  bench.seconds = 0.0;
+  std::ostringstream out;
+  clf::DeviceOptions device;
+  device.request.quiet = true;
+  EXPECT_EQ(boids::bench_command(bench, device, out), 0);
+  EXPECT_NE(out.str().find("dense        3        16"), std::string::npos) << out.str();
+}
+
 TEST(BoidsRun, BadInputIsRefusedWithAClearMessage) {
   boids::RunOptions options = small_run(2);
   options.model.count = 0;

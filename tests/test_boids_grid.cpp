@@ -22,7 +22,7 @@ std::string case_name(const testing::TestParamInfo<GridCase>& info) {
   const GridCase& c = info.param;
   return std::to_string(c.dims) + "D_" + (c.wrap ? "wrap" : "bounded") + "_width" +
          std::to_string(c.cell_width) + "_n" + std::to_string(c.n) +
-         (c.half_width > 0.0f ? "_smallest_box" : "");
+         (c.half_width > 0.0f ? "_small_box" : "");
 }
 
 class BoidsGridVsBrute : public testing::TestWithParam<GridCase> {};
@@ -79,7 +79,9 @@ INSTANTIATE_TEST_SUITE_P(
                     GridCase{2, 0, 2, 5000}, GridCase{3, 0, 2, 20000},
                     // The fewest cells the wrap allows (3, resp. 2, per axis): every boid's
                     // search wraps, and each cell must still be visited once.
-                    GridCase{3, 1, 1, 3000, 8.0f}, GridCase{2, 1, 2, 300, 10.5f}),
+                    GridCase{3, 1, 1, 3000, 8.0f}, GridCase{2, 1, 2, 300, 10.5f},
+                    // Bounded boxes narrower than a radius: one cell holding every boid.
+                    GridCase{2, 0, 1, 300, 2.0f}, GridCase{3, 0, 2, 300, 2.0f}),
     case_name);
 
 TEST(BoidsGrid, SameSeedGivesBitIdenticalRuns) {
@@ -137,6 +139,40 @@ TEST(BoidsGrid, LayoutFollowsTheRadiusAndCellWidth) {
   EXPECT_CLF_ERROR(boids::make_grid(rules, 1, 1ull << 40), "box is too small", "--box", "needs 3");
   rules.wrap = 0;  // bounded boxes need no wrap-around neighbours
   EXPECT_EQ(boids::make_grid(rules, 1, 1ull << 40).cells_per_axis, 2);
+  rules.half_width = 2.0f;  // narrower than a radius: one cell, every boid searched
+  EXPECT_EQ(boids::make_grid(rules, 2, 1ull << 40).cells_per_axis, 1);
+}
+
+// Only the remedies that apply are suggested, with the smallest --box that works; the default
+// box of few boids is that smallest box (the default density's was too small: run --n 20).
+TEST(BoidsGrid, ASmallBoxSuggestsWhatWouldFitIt) {
+  BoidsRules rules = boids::default_rules(2);
+  rules.half_width = 6.0f;
+  try {
+    boids::make_grid(rules, 1, 1ull << 40);
+    ADD_FAILURE() << "a box 12 wide for radius 5 was taken";
+  } catch (const clf::Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("Use --box 7.50732 or more, smaller radii, --bounded or --brute"),
+              std::string::npos)
+        << message;
+  }
+  rules.half_width = 8.0f;  // 16 wide: 3 cells of width 5, but not 2 of width 10
+  EXPECT_CLF_ERROR(boids::make_grid(rules, 2, 1ull << 40),
+                   "Use --box 10.0098 or more, --cell-width 1,");
+  rules.half_width = 7.50732f;
+  EXPECT_EQ(boids::make_grid(rules, 1, 1ull << 40).cells_per_axis, 3);
+  rules.half_width = 10.0098f;
+  EXPECT_EQ(boids::make_grid(rules, 2, 1ull << 40).cells_per_axis, 2);
+
+  // The smallest default box takes either cell width's grid.
+  for (float radius : {0.5f, 3.0f, 5.0f, 40.0f, 1000.0f}) {
+    rules.cohesion_radius = rules.separation_radius = rules.alignment_radius = radius;
+    rules.half_width = boids::smallest_default_half_width(rules);
+    for (int width : {1, 2}) {
+      EXPECT_NO_THROW(boids::make_grid(rules, width, 1ull << 40)) << radius << ", " << width;
+    }
+  }
 }
 
 }  // namespace

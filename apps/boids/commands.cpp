@@ -145,7 +145,8 @@ BoidsRules ModelOptions::rules(std::size_t n) const {
   r.dt = dt;
   r.wrap = bounded ? 0 : 1;
   if (!goal.empty()) r.goal = parse_goal(goal, dims);
-  r.half_width = box ? *box : half_width_for_density(n, dims);
+  r.half_width =
+      box ? *box : std::max(half_width_for_density(n, dims), smallest_default_half_width(r));
   validate_rules(r);
   return r;
 }
@@ -296,6 +297,8 @@ int bench_command(const BenchOptions& options, const clf::DeviceOptions& device,
         } else {
           rules.half_width = half_width_for_density(n, dims);
         }
+        // Few boids: the box the grid needs, as run's default box.
+        rules.half_width = std::max(rules.half_width, smallest_default_half_width(rules));
         Simulation simulation(*runtime, rules, n, 1, method);
         simulation.step();  // warm-up: first sort allocates its temporaries
         simulation.step();

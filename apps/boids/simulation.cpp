@@ -23,6 +23,18 @@ float largest_radius(const BoidsRules& r) {
   return std::max({r.cohesion_radius, r.separation_radius, r.alignment_radius});
 }
 
+// The cells per axis the search needs: 3 (cell width 1) or 2 (cell width 2) around the wrap.
+// Bounded, one: a single cell narrower than the radius holds every boid, and all are searched.
+std::int64_t cells_needed(const BoidsRules& r, int cell_width_factor) {
+  return r.wrap ? (cell_width_factor == 1 ? 3 : 2) : 1;
+}
+
+// The smallest L whose grid holds the cells needed, with room for make_grid's rounding margin.
+double half_width_needed(const BoidsRules& r, int cell_width_factor) {
+  return cells_needed(r, cell_width_factor) * cell_width_factor * largest_radius(r) / 2.0 *
+         (1.0 + 1.0 / 1024);
+}
+
 }  // namespace
 
 BoidsRules default_rules(int dims) {
@@ -47,6 +59,12 @@ float half_width_for_density(std::size_t n, int dims, double per_width_count, do
   // (2L)^d / n = width^d / per_width_count
   const double box_width = width * std::pow(static_cast<double>(n) / per_width_count, 1.0 / dims);
   return static_cast<float>(box_width / 2.0);
+}
+
+float smallest_default_half_width(const BoidsRules& rules) {
+  BoidsRules wrapped = rules;
+  wrapped.wrap = 1;
+  return static_cast<float>(std::max(half_width_needed(wrapped, 1), half_width_needed(wrapped, 2)));
 }
 
 void validate_rules(const BoidsRules& r) {
@@ -95,17 +113,23 @@ BoidsGrid make_grid(const BoidsRules& rules, int cell_width_factor, std::uint64_
   // (about width 2^-23) can never hide a neighbour within the radius.
   const double margin = cell_width_factor * width * std::ldexp(1.0, -19);
   const double min_cell_width = cell_width_factor * radius + margin;
-  const std::int64_t needed = rules.wrap ? (cell_width_factor == 1 ? 3 : 2) : 1;
+  const std::int64_t needed = cells_needed(rules, cell_width_factor);
   std::int64_t side = radius > 0.0 ? static_cast<std::int64_t>(std::floor(width / min_cell_width))
                                    : needed;  // no radius: nobody is a neighbour, any grid works
+  if (!rules.wrap) side = std::max<std::int64_t>(side, 1);  // see cells_needed
   if (side < needed) {
-    throw clf::Error("the box is too small for the neighbour grid: --box L = " +
-                     number(rules.half_width) + " makes it " + number(width) +
-                     " wide, which holds " + std::to_string(side) + " cells per axis at least " +
-                     number(min_cell_width) + " wide (" + std::to_string(cell_width_factor) +
-                     "x the largest radius " + number(radius) + "); wrap mode with --cell-width " +
-                     std::to_string(cell_width_factor) + " needs " + std::to_string(needed) +
-                     ". Use a larger --box, smaller radii, --cell-width 1, --bounded or --brute");
+    // Wrapped, with a given --box: a default box is never this small.
+    const bool narrower_cells_fit =
+        cell_width_factor == 2 && rules.half_width >= half_width_needed(rules, 1);
+    throw clf::Error(
+        "the box is too small for the neighbour grid: --box L = " + number(rules.half_width) +
+        " makes it " + number(width) + " wide, which holds " + std::to_string(side) +
+        " cells per axis at least " + number(min_cell_width) + " wide (" +
+        std::to_string(cell_width_factor) + "x the largest radius " + number(radius) +
+        "); wrap mode with --cell-width " + std::to_string(cell_width_factor) + " needs " +
+        std::to_string(needed) + ". Use --box " +
+        number(half_width_needed(rules, cell_width_factor)) + " or more" +
+        (narrower_cells_fit ? ", --cell-width 1" : "") + ", smaller radii, --bounded or --brute");
   }
   // Widen cells until the grid fits (wider cells are still correct, only slower).
   const std::uint64_t cap = std::min<std::uint64_t>(max_cells, (1ull << 31) - 2);  // scan limit

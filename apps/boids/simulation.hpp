@@ -32,6 +32,11 @@ BoidsRules default_rules(int dims);
 float half_width_for_density(std::size_t n, int dims, double per_width_count = 5000.0,
                              double width = 200.0);
 
+// The smallest default L for these radii: a box 4 x the largest radius wide (and a hair), which
+// the neighbour grid takes with either cell width, wrapped or not. Default boxes of few boids
+// are widened to it: the default density's box would hold too few cells (run --n 20).
+float smallest_default_half_width(const BoidsRules& rules);
+
 // Throws clf::Error naming the option (--rc, --box, ...) when a rule is out of range.
 void validate_rules(const BoidsRules& rules);
 
