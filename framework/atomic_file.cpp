@@ -52,10 +52,10 @@ void write_file_atomically(const std::filesystem::path& path,
   }
   const std::filesystem::path temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) fail(temporary, "cannot create: " + system_error());
+  if (fd < 0) fail(path, "cannot create " + temporary.filename().string() + ": " + system_error());
   try {
-    for (const auto& [data, bytes] : parts) write_all(fd, data, bytes, temporary);
-    if (::fsync(fd) != 0) fail(temporary, "cannot flush: " + system_error());
+    for (const auto& [data, bytes] : parts) write_all(fd, data, bytes, path);
+    if (::fsync(fd) != 0) fail(path, "cannot flush: " + system_error());
   } catch (...) {
     ::close(fd);
     ::unlink(temporary.c_str());
@@ -71,6 +71,25 @@ void write_file_atomically(const std::filesystem::path& path,
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& bytes) {
   write_file_atomically(path, {{bytes.data(), bytes.size()}});
+}
+
+void check_writable(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) fail(path, "is a folder");
+  std::filesystem::path folder = path.parent_path();
+  while (!folder.empty() && !std::filesystem::exists(folder, error)) {
+    if (error) fail(path, "cannot look at " + folder.string() + ": " + error.message());
+    folder = folder.parent_path();
+  }
+  if (folder.empty()) folder = ".";
+  if (!std::filesystem::is_directory(folder, error)) {
+    fail(path, folder.string() + " is not a folder");
+  }
+  const std::filesystem::path probe = temporary_path(folder / path.filename());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) fail(path, "cannot create a file in " + folder.string() + ": " + system_error());
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 }  // namespace clf

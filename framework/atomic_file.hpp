@@ -18,4 +18,10 @@ void write_file_atomically(const std::filesystem::path& path,
                            std::initializer_list<std::pair<const void*, std::size_t>> parts);
 void write_file_atomically(const std::filesystem::path& path, const std::string& bytes);
 
+// Checks, before long work whose result goes to `path`, that write_file_atomically could write
+// it: `path` is not a folder, and a file can be created in its folder (or, where that is
+// missing, in the nearest folder above it that exists: the write creates the rest). Tried with
+// a temporary file, removed at once. Throws clf::Error naming `path` and the reason.
+void check_writable(const std::filesystem::path& path);
+
 }  // namespace clf

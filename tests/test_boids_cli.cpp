@@ -219,6 +219,39 @@ TEST(BoidsRun, FewBoidsRunInTheDefaultBox) {
   EXPECT_NE(out.str().find("dense        3        16"), std::string::npos) << out.str();
 }
 
+// Where results go is checked before the steps: a run of 300 steps with --dump /proc/x.csv
+// ran them all, then failed naming /proc/x.csv.tmp.NNN.
+TEST(BoidsRun, UnwritableOutputsAreRefusedBeforeTheSteps) {
+  const std::string plain = temp_path("plain");
+  write_file(plain, "a file, not a folder");
+  const struct {
+    std::string boids::RunOptions::*file;
+    std::string path;
+    std::string message;
+  } outputs[] = {{&boids::RunOptions::dump_file, plain + "/x.csv",
+                  "--dump " + plain + "/x.csv: " + plain + " is not a folder"},
+                 {&boids::RunOptions::png_file, "/proc/x.png",
+                  "--png /proc/x.png: cannot create a file in /proc: "},
+                 {&boids::RunOptions::json_file, "/proc/x.json",
+                  "--json /proc/x.json: cannot create a file in /proc: "}};
+  for (const auto& output : outputs) {
+    boids::RunOptions options = small_run(2);
+    options.steps = 2000;
+    options.*output.file = output.path;
+    std::ostringstream out;
+    clf::DeviceOptions device;
+    device.request.quiet = true;
+    EXPECT_CLF_ERROR(boids::run_command(options, device, out), output.message.c_str());
+    EXPECT_EQ(out.str(), "") << "it ran before refusing " << output.path;
+  }
+  boids::BenchOptions bench;
+  bench.json_file = "/proc/bench.json";
+  std::ostringstream out;
+  EXPECT_CLF_ERROR(boids::bench_command(bench, clf::DeviceOptions{}, out),
+                   "--json /proc/bench.json");
+  EXPECT_EQ(out.str(), "");
+}
+
 TEST(BoidsRun, BadInputIsRefusedWithAClearMessage) {
   boids::RunOptions options = small_run(2);
   options.model.count = 0;

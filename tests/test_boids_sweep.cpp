@@ -277,4 +277,17 @@ TEST(BoidsSweep, ACountTooLargeForADeviceIsRefusedBeforeAnyRun) {
   EXPECT_EQ(log.str().find("1/2 runs"), std::string::npos) << log.str();
 }
 
+// The CSV's folder is checked before the first run (it was tried at the end only).
+TEST(BoidsSweep, AnUnwritableCsvIsRefusedBeforeAnyRun) {
+  boids::SweepOptions options;
+  options.counts = "200";
+  options.steps = 3;
+  options.csv_file = "/proc/sweep.csv";
+  std::ostringstream out, log;
+  clf_test::expect_error_naming(
+      [&] { boids::sweep_command(options, *runtimes_on_one_device(1), out, log); },
+      {"--csv /proc/sweep.csv: cannot create a file in /proc"});
+  EXPECT_EQ(log.str().find("runs"), std::string::npos) << log.str();
+}
+
 }  // namespace

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "apps/boids/render.hpp"
 #include "apps/boids/report_format.hpp"
 #include "apps/common/png_writer.hpp"
+#include "framework/atomic_file.hpp"
 
 namespace boids {
 namespace {
@@ -48,11 +48,18 @@ std::unique_ptr<clf::Runtime> profiling_runtime(const clf::DeviceOptions& device
   return options.make_runtime();
 }
 
+// Runs `write`, whose errors name the file, with the option that named it before them.
+template <typename Write>
+void for_option(const char* option, Write&& write) {
+  try {
+    write();
+  } catch (const clf::Error& error) {
+    throw clf::Error(std::string(option) + " " + error.what());
+  }
+}
+
 void write_json(const std::string& path, const nlohmann::json& json) {
-  std::ofstream out(path);
-  if (!out) throw clf::Error(path + ": cannot open the --json file for writing");
-  out << json.dump(2) << "\n";
-  if (!out) throw clf::Error(path + ": write error");
+  for_option("--json", [&] { clf::write_file_atomically(path, json.dump(2) + "\n"); });
 }
 
 nlohmann::json rules_json(const BoidsRules& r) {
@@ -82,6 +89,10 @@ std::string method_text(const Simulation& s) {
 }
 
 }  // namespace
+
+void check_output(const char* option, const std::string& path) {
+  if (!path.empty()) for_option(option, [&] { clf::check_writable(path); });
+}
 
 CLI::Validator not_negative() {
   return CLI::Validator(
@@ -196,6 +207,9 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
     validate_state(initial.state, rules, model.init_file, &initial.lines);
   }
   if (!model.brute) make_grid(rules, model.cell_width, ~0ull);  // box too small: say so now
+  check_output("--dump", options.dump_file);
+  check_output("--png", options.png_file);
+  check_output("--json", options.json_file);
 
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
   warm_up(*runtime, rules, n, method);  // the timed steps build nothing
@@ -237,14 +251,16 @@ int run_command(const RunOptions& options, const clf::DeviceOptions& device, std
       << fixed(device_total / steps, 4) << "\n";
 
   if (!options.dump_file.empty()) {
-    write_csv(options.dump_file, simulation->state(), rules.dims);
+    for_option("--dump", [&] { write_csv(options.dump_file, simulation->state(), rules.dims); });
     out << "  final state written to " << options.dump_file << "\n";
   }
   if (!options.png_file.empty()) {
     FrameRenderer renderer(*runtime);
     const BoidsView view = make_view(rules, options.image_size, options.image_size);
-    app_common::write_png(options.png_file, options.image_size, options.image_size,
-                          renderer.render(*simulation, view));
+    const std::vector<std::uint8_t> frame = renderer.render(*simulation, view);
+    for_option("--png", [&] {
+      app_common::write_png(options.png_file, options.image_size, options.image_size, frame);
+    });
     out << "  final frame written to " << options.png_file << "\n";
   }
   if (!options.json_file.empty()) {
@@ -272,6 +288,7 @@ int bench_command(const BenchOptions& options, const clf::DeviceOptions& device,
     throw clf::Error("--cell-width must be 1 or 2, got " + std::to_string(options.cell_width));
   }
   if (options.min_n == 0) throw clf::Error("--min-n must be at least 1, got 0");
+  check_output("--json", options.json_file);
   const Method method{false, options.cell_width, parse_cell_ranges(options.ranges)};
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
   const bool cpu = runtime->device().type == clf::DeviceType::cpu;

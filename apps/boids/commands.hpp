@@ -18,6 +18,10 @@ namespace boids {
 // the option's name before the message.
 CLI::Validator not_negative();
 
+// Where a command writes its results after long work, checked before it (the folder takes a new
+// file): throws clf::Error naming the option and the path. Nothing for an empty path.
+void check_output(const char* option, const std::string& path);
+
 // The model options `run` (and a GUI) share.
 struct ModelOptions {
   int dims = 2;

@@ -185,6 +185,7 @@ int sweep_command(const SweepOptions& options, const clf::DeviceSet& devices, st
                   std::ostream& log) {
   const SweepPlan plan = make_sweep_plan(options);
   check_counts_fit(plan, devices);
+  check_output("--csv", options.csv_file);
   std::ostream& summary = options.csv_file.empty() ? log : out;
   summary << "cl-boids sweep: " << plan.runs.size() << " runs of " << plan.steps << " steps on "
           << devices.description() << "\n"
