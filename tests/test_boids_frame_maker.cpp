@@ -1,8 +1,9 @@
 // The boids window's worker side (apps/boids/gui_frame_maker.hpp), without a display: frames from
-// requests, and a device switch that fails, then one back.
+// requests, and a device switch that fails, then one back; and its sliders' scales.
 #include <gtest/gtest.h>
 
 #include "apps/boids/gui_frame_maker.hpp"
+#include "apps/boids/gui_slider.hpp"
 #include "framework/clf.hpp"
 #include "test_support.hpp"
 
@@ -33,6 +34,27 @@ TEST(BoidsFrameMaker, ASwitchThatFailsIsAnErrorAndTheNextOneWorks) {
   const boids::FrameResult back = maker.make(small_request(device));
   EXPECT_EQ(back.error, "");
   EXPECT_EQ(back.rgba.size(), 64u * 64u);
+}
+
+// A slider takes the command line's value as it is: its range widens to hold it and it shows
+// enough digits (gui --rc 30 --dt 2 ran and showed 20 and 1.00).
+TEST(BoidsSliders, AStartingValueOutsideTheScaleWidensIt) {
+  const boids::SliderScale radius{0.0, 20.0, 0.1, 1};
+  boids::SliderScale fitted = boids::fit_slider_scale(radius, 30.0f);
+  EXPECT_EQ(fitted.low, 0.0);
+  EXPECT_EQ(fitted.high, 30.0);
+  EXPECT_EQ(fitted.digits, 1);
+  fitted = boids::fit_slider_scale({0.01, 1.0, 0.01, 2}, 2.0f);
+  EXPECT_EQ(fitted.high, 2.0);
+  EXPECT_EQ(fitted.digits, 2);
+  fitted = boids::fit_slider_scale({0.0, 0.1, 0.001, 3}, 0.0005f);
+  EXPECT_EQ(fitted.digits, 4);
+  fitted = boids::fit_slider_scale({0.0, 0.1, 0.001, 3}, -0.25f);
+  EXPECT_EQ(fitted.low, -0.25);
+  fitted = boids::fit_slider_scale(radius, 5.0f);  // inside: unchanged
+  EXPECT_EQ(fitted.low, 0.0);
+  EXPECT_EQ(fitted.high, 20.0);
+  EXPECT_EQ(fitted.digits, 1);
 }
 
 }  // namespace

@@ -12,6 +12,28 @@
 #include "apps/gtk/event_log.hpp"
 
 namespace boids {
+namespace {
+
+// The command line's rules that the first frame did not run as given (a slider clamped or
+// rounded them), e.g. ", --rc 30 ran as 20"; empty when all were kept.
+std::string rules_not_kept(const BoidsRules& ran, const ModelOptions& asked) {
+  const struct {
+    const char* option;
+    float ran, asked;
+  } rules[] = {
+      {"--rc", ran.cohesion_radius, asked.rc},         {"--rs", ran.separation_radius, asked.rs},
+      {"--ra", ran.alignment_radius, asked.ra},        {"--wc", ran.cohesion_weight, asked.wc},
+      {"--ws", ran.separation_weight, asked.ws},       {"--wa", ran.alignment_weight, asked.wa},
+      {"--max-speed", ran.max_speed, asked.max_speed}, {"--dt", ran.dt, asked.dt}};
+  std::ostringstream lost;
+  for (const auto& rule : rules) {
+    if (rule.ran != rule.asked)
+      lost << ", " << rule.option << " " << rule.asked << " ran as " << rule.ran;
+  }
+  return lost.str();
+}
+
+}  // namespace
 
 BoidsRules Gui::rules() const {
   BoidsRules r = model.rules(count);  // validated; half_width from the density or --box
@@ -77,6 +99,7 @@ void Gui::receive(FrameResult result) {
   frame_width = result.width;
   frame_height = result.height;
   frame_rules = result.rules;
+  if (frames_shown == 0) first_frame_rules = result.rules;
   frame_yaw = yaw;
   frame_pitch = pitch;
   frame_zoom = zoom;
@@ -132,7 +155,9 @@ void Gui::smoke_steps() {
         [this, applied](std::size_t colors, std::string* detail) {
           const bool rule_applied = std::fabs(applied - smoke_separation) < 1e-6f;
           if (!rule_applied) *detail += ", the changed w_s did not reach the simulation";
-          return colors > 50 && rule_applied && longest_tick_gap_ms < 1000 &&
+          const std::string lost = rules_not_kept(first_frame_rules, options.model);
+          if (!lost.empty()) *detail += ", the first frame did not run the rules asked for" + lost;
+          return colors > 50 && rule_applied && lost.empty() && longest_tick_gap_ms < 1000 &&
                  steps_done >= static_cast<std::size_t>(options.smoke_frames);
         });
   }

@@ -78,28 +78,33 @@ GtkWidget* build_sliders(Gui* g) {
     gtk_grid_attach(GTK_GRID(grid), scale, 1, row, 1, 1);
     ++row;
   };
-  GtkWidget* n = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, kMinLog10N, kMaxLog10N, 0.01);
+  const double log10_count = std::log10(static_cast<double>(g->count));
+  GtkWidget* n =
+      gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, std::min(kMinLog10N, log10_count),
+                               std::max(kMaxLog10N, log10_count), 0.01);
   gtk_scale_set_format_value_func(GTK_SCALE(n), format_count, nullptr, nullptr);
-  gtk_range_set_value(GTK_RANGE(n), std::log10(static_cast<double>(g->count)));
+  gtk_range_set_value(GTK_RANGE(n), log10_count);
   g_signal_connect(n, "value-changed", G_CALLBACK(on_count), g);
   add_row("N (new flock)", n);
   clf::gtk::log_widget_bounds("n", n);
 
   ModelOptions& m = g->model;
   const Parameter parameters[] = {
-      {"w_c cohesion", &m.wc, 0.0, 0.1, 0.001, 3},
-      {"w_s separation", &m.ws, 0.0, 1.0, 0.005, 3},
-      {"w_a alignment", &m.wa, 0.0, 1.0, 0.005, 3},
-      {"w_g goal", &m.wg, 0.0, 0.5, 0.005, 3},
-      {"r_c cohesion", &m.rc, 0.0, 20.0, 0.1, 1},
-      {"r_s separation", &m.rs, 0.0, 20.0, 0.1, 1},
-      {"r_a alignment", &m.ra, 0.0, 20.0, 0.1, 1},
-      {"max speed", &m.max_speed, 0.05, 5.0, 0.05, 2},
-      {"dt", &m.dt, 0.01, 1.0, 0.01, 2},
+      {"w_c cohesion", &m.wc, {0.0, 0.1, 0.001, 3}},
+      {"w_s separation", &m.ws, {0.0, 1.0, 0.005, 3}},
+      {"w_a alignment", &m.wa, {0.0, 1.0, 0.005, 3}},
+      {"w_g goal", &m.wg, {0.0, 0.5, 0.005, 3}},
+      {"r_c cohesion", &m.rc, {0.0, 20.0, 0.1, 1}},
+      {"r_s separation", &m.rs, {0.0, 20.0, 0.1, 1}},
+      {"r_a alignment", &m.ra, {0.0, 20.0, 0.1, 1}},
+      {"max speed", &m.max_speed, {0.05, 5.0, 0.05, 2}},
+      {"dt", &m.dt, {0.01, 1.0, 0.01, 2}},
   };
-  for (const Parameter& p : parameters) {
-    GtkWidget* scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, p.low, p.high, p.step);
-    gtk_scale_set_digits(GTK_SCALE(scale), p.digits);
+  for (Parameter p : parameters) {
+    p.scale = fit_slider_scale(p.scale, *p.value);  // the rules asked for, not the slider's
+    GtkWidget* scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, p.scale.low,
+                                                p.scale.high, p.scale.step);
+    gtk_scale_set_digits(GTK_SCALE(scale), p.scale.digits);
     gtk_range_set_value(GTK_RANGE(scale), *p.value);
     *p.value = static_cast<float>(gtk_range_get_value(GTK_RANGE(scale)));  // as the slider has it
     g->sliders.emplace_back(scale, p);

@@ -13,6 +13,7 @@
 
 #include "apps/boids/gui.hpp"
 #include "apps/boids/gui_frame_maker.hpp"
+#include "apps/boids/gui_slider.hpp"
 #include "apps/gtk/frame_view.hpp"
 #include "apps/gtk/latest_worker.hpp"
 #include "apps/gtk/smoke_test.hpp"
@@ -29,8 +30,7 @@ inline constexpr double kMaxLog10N = 6.5;   // .. about 3 million
 struct Parameter {
   const char* label;
   float* value;
-  double low, high, step;
-  int digits;
+  SliderScale scale;  // widened to the starting value (fit_slider_scale)
 };
 
 struct Gui {
@@ -77,6 +77,7 @@ struct Gui {
   int screenshots = 0;
   bool smoke_rule_changed = false;
   float smoke_separation = 0;
+  BoidsRules first_frame_rules{};  // what the sliders started the simulation with
 
   BoidsRules rules() const;
 
