@@ -186,37 +186,58 @@ void BenchOptions::add_to(CLI::App& app) {
   app.add_option("--json", json_file, "write the table as JSON");
 }
 
-int run_command(const RunOptions& options, const clf::DeviceOptions& device, std::ostream& out) {
-  const ModelOptions& model = options.model;
-  // Everything the command line can get wrong is checked before a device is opened.
+namespace {
+
+// What `run` starts from: N, the rules and the --init state, checked with the output
+// destinations before a device opens (everything the command line can get wrong).
+struct RunStart {
+  std::size_t n = 0;
+  BoidsRules rules{};
+  Method method;
   CsvBoids initial;
-  std::size_t n = model.count;
+};
+
+RunStart checked_start(const RunOptions& options) {
+  const ModelOptions& model = options.model;
+  RunStart start;
+  start.n = model.count;
   if (!model.init_file.empty()) {
-    initial = read_csv(model.init_file, model.dims);
-    if (model.count_given && model.count != initial.state.size()) {
+    start.initial = read_csv(model.init_file, model.dims);
+    if (model.count_given && model.count != start.initial.state.size()) {
       throw clf::Error("--n " + std::to_string(model.count) + " disagrees with --init " +
-                       model.init_file + ", which holds " + std::to_string(initial.state.size()) +
-                       " boids");
+                       model.init_file + ", which holds " +
+                       std::to_string(start.initial.state.size()) + " boids");
     }
-    n = initial.state.size();
+    start.n = start.initial.state.size();
   }
-  if (n == 0) throw clf::Error("--n must be at least 1, got 0");
-  const BoidsRules rules = model.rules(n);
-  const Method method = model.method();
+  if (start.n == 0) throw clf::Error("--n must be at least 1, got 0");
+  start.rules = model.rules(start.n);
+  start.method = model.method();
   if (!model.init_file.empty()) {
-    validate_state(initial.state, rules, model.init_file, &initial.lines);
+    validate_state(start.initial.state, start.rules, model.init_file, &start.initial.lines);
   }
-  if (!model.brute) make_grid(rules, model.cell_width, ~0ull);  // box too small: say so now
+  if (!model.brute) make_grid(start.rules, model.cell_width, ~0ull);  // box too small: say so now
   check_output("--dump", options.dump_file);
   check_output("--png", options.png_file);
   check_output("--json", options.json_file);
+  return start;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options, const clf::DeviceOptions& device, std::ostream& out) {
+  const ModelOptions& model = options.model;
+  const RunStart checked = checked_start(options);
+  const std::size_t n = checked.n;
+  const BoidsRules& rules = checked.rules;
+  const Method& method = checked.method;
 
   const std::unique_ptr<clf::Runtime> runtime = profiling_runtime(device);
   warm_up(*runtime, rules, n, method);  // the timed steps build nothing
   std::unique_ptr<Simulation> simulation =
       model.init_file.empty()
           ? std::make_unique<Simulation>(*runtime, rules, n, model.seed, method)
-          : std::make_unique<Simulation>(*runtime, rules, initial.state, method);
+          : std::make_unique<Simulation>(*runtime, rules, checked.initial.state, method);
   out << "cl-boids run on " << runtime->device_name() << "\n"
       << "  " << n << " boids, " << rules.dims << "D, box [" << -rules.half_width << ", "
       << rules.half_width << ")^" << rules.dims << ", " << (rules.wrap ? "wrap" : "bounded") << ", "
