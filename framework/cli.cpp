@@ -4,6 +4,16 @@
 
 namespace clf {
 
+CLI::Validator not_negative() {
+  return CLI::Validator(
+      [](std::string& text) {
+        const std::size_t first = text.find_first_not_of(" \t");
+        if (first == std::string::npos || text[first] != '-') return std::string();
+        return "must not be negative, got " + text;
+      },
+      "NOT NEGATIVE");
+}
+
 void DeviceOptions::add_to(CLI::App& app) {
   auto* group = app.add_option_group("Device", "Which OpenCL device runs the work");
   group->add_option("--device", request.device,

@@ -11,6 +11,11 @@
 
 namespace clf {
 
+// For options that cannot be negative. CLI11 reads "-1" into an unsigned option as 2^64 - 1
+// (`--steps -1` would never end), so the sign is refused before the value is read; CLI11 puts
+// the option's name before the message ("--steps: must not be negative, got -1").
+CLI::Validator not_negative();
+
 struct DeviceOptions {
   DeviceRequest request;
   bool list_devices = false;

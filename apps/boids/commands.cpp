@@ -94,24 +94,14 @@ void check_output(const char* option, const std::string& path) {
   if (!path.empty()) for_option(option, [&] { clf::check_writable(path); });
 }
 
-CLI::Validator not_negative() {
-  return CLI::Validator(
-      [](std::string& text) {
-        const std::size_t first = text.find_first_not_of(" \t");
-        if (first == std::string::npos || text[first] != '-') return std::string();
-        return "must not be negative, got " + text;
-      },
-      "NOT NEGATIVE");
-}
-
 void ModelOptions::add_to(CLI::App& app) {
   app.add_option("--dims", dims, "2 or 3")->check(CLI::IsMember({2, 3}))->capture_default_str();
   CLI::Option* count_option = app.add_option_function<std::size_t>(
       "--n", [this](const std::size_t& n) { count = n, count_given = true; },
       "number of boids (default 5000; with --init, the file's)");
-  count_option->check(not_negative());
+  count_option->check(clf::not_negative());
   app.add_option("--seed", seed, "seed of the initial state")
-      ->check(not_negative())
+      ->check(clf::not_negative())
       ->capture_default_str();
   app.add_option("--init", init_file, "initial state: CSV x,y[,z],vx,vy[,vz], one boid a line");
   add_rules_to(app);
@@ -164,7 +154,9 @@ BoidsRules ModelOptions::rules(std::size_t n) const {
 
 void RunOptions::add_to(CLI::App& app) {
   model.add_to(app);
-  app.add_option("--steps", steps, "steps to run")->check(not_negative())->capture_default_str();
+  app.add_option("--steps", steps, "steps to run")
+      ->check(clf::not_negative())
+      ->capture_default_str();
   app.add_option("--dump", dump_file, "write the final state as CSV");
   app.add_option("--png", png_file, "render the final frame to a PNG");
   app.add_option("--image-size", image_size, "PNG width and height in pixels")
@@ -174,11 +166,11 @@ void RunOptions::add_to(CLI::App& app) {
 }
 
 void BenchOptions::add_to(CLI::App& app) {
-  app.add_option("--min-n", min_n, "smallest N")->check(not_negative())->capture_default_str();
+  app.add_option("--min-n", min_n, "smallest N")->check(clf::not_negative())->capture_default_str();
   app.add_option("--max-n", max_n, "largest N (default: the device's limit; 2^18 on CPUs)")
-      ->check(not_negative());
+      ->check(clf::not_negative());
   app.add_option("--seconds", seconds, "time measured per point")
-      ->check(not_negative())
+      ->check(clf::not_negative())
       ->capture_default_str();
   app.add_option("--cell-width", cell_width, "1 or 2, as for run")->capture_default_str();
   app.add_option("--ranges", ranges, "auto, fill or scan, as for run")->capture_default_str();

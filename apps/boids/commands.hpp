@@ -13,11 +13,6 @@
 
 namespace boids {
 
-// For options that cannot be negative. CLI11 reads "-1" into an unsigned option as 2^64 - 1
-// (`--steps -1` would never end), so the sign is refused before the value is read; CLI11 puts
-// the option's name before the message.
-CLI::Validator not_negative();
-
 // Where a command writes its results after long work, checked before it (the folder takes a new
 // file): throws clf::Error naming the option and the path. Nothing for an empty path.
 void check_output(const char* option, const std::string& path);

@@ -177,7 +177,7 @@ void SweepOptions::add_to(CLI::App& app) {
                      parameter_names() + ")")
       ->allow_extra_args(false);
   app.add_option("--steps", steps, "steps of every run")
-      ->check(not_negative())
+      ->check(clf::not_negative())
       ->capture_default_str();
   app.add_option("--csv", csv_file, "write one row per run to this file (default: stdout)");
   base.add_rules_to(app);

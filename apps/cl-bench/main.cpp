@@ -111,11 +111,7 @@ void add_options(CLI::App& app, Options& options) {
                               ->check(CLI::Range(0, 100000));
   app.add_option("--seed", options.settings.seed, "seed of the inputs (default 1)")
       ->type_name("S")
-      ->check([](const std::string& seed) {
-        // CLI11 reads "-1" into the unsigned seed as 2^64 - 1.
-        return seed.find('-') == std::string::npos ? std::string()
-                                                   : "a seed is not negative (got " + seed + ")";
-      });
+      ->check(clf::not_negative());
   app.add_option("--json", options.json_path, "write the records as a JSON list to FILE")
       ->type_name("FILE");
   app.add_option("--csv", options.csv_path, "write the records as CSV to FILE")->type_name("FILE");
